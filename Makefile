@@ -1,0 +1,157 @@
+# ngx_gcp: a Kubernetes-compatible generic control plane as an nginx module.
+#
+#   make            build build/nginx/objs/ngx_http_gcp_module.so
+#   make run        install missing packages, build, run nginx in the
+#                   foreground (GCP_LISTEN, GCP_DATA; see README.md)
+#   make test       install missing packages, build, run every test
+#
+# Finer targets: deps, module, unit, asan, check-core, e2e, bench, clean.
+
+SHELL := /bin/bash
+
+NGINX_SRC   ?= /usr/share/nginx/src
+BUILD       := $(CURDIR)/build
+NGX_BUILD   := $(BUILD)/nginx
+MODULE      := $(NGX_BUILD)/objs/ngx_http_gcp_module.so
+PYTHON      := /usr/bin/python3
+
+export GCP_LISTEN ?= 127.0.0.1:6443
+export GCP_DATA   ?= $(CURDIR)/var
+
+# Debian packages the build, the server and the tests need.
+DEB_PACKAGES := nginx nginx-dev gcc make libc6-dev libjansson-dev \
+    libpcre2-dev libssl-dev zlib1g-dev libcurl4-openssl-dev liblmdb-dev \
+    libcmocka-dev openssl curl python3 python3-pytest python3-kubernetes \
+    python3-yaml python3-requests wrk etcd-server etcd-client
+
+CORE_SRCS    := $(wildcard ngx_gcp_module/core/*.c)
+BACKEND_SRCS := $(wildcard backends/*.c backends/*/*.c)
+SCHEMAS      := $(sort $(wildcard ngx_gcp_module/core/schemas/*.json))
+GEN_SCHEMAS  := $(BUILD)/gen/gcp_schemas_gen.c
+ADAPTER_SRCS := $(wildcard ngx_gcp_module/ngx_http_gcp_*.c)
+HEADERS      := $(wildcard ngx_gcp_module/*.h ngx_gcp_module/core/*.h \
+                  backends/*.h backends/*/*.h)
+
+UNIT_TESTS   := $(basename $(notdir $(wildcard t/unit/test_*.c)))
+UNIT_CFLAGS  := -std=gnu99 -g -O1 -Wall -Wextra -Wno-unused-parameter \
+                -Wpointer-arith -Werror -Ingx_gcp_module/core -Ibackends \
+                -It/unit
+UNIT_LIBS    := -lcmocka -ljansson -llmdb -lcrypto -lpthread -lm
+ASAN_FLAGS   := -fsanitize=address,undefined -fno-omit-frame-pointer \
+                -fno-sanitize-recover=undefined
+
+.PHONY: all module deps run test unit asan check-core e2e bench clean \
+        distclean
+
+all: module
+
+# ---------------------------------------------------------------- packages
+
+deps:
+	@missing=""; \
+	for p in $(DEB_PACKAGES); do \
+	    dpkg-query -W -f='$${Status}' $$p 2>/dev/null \
+	        | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	    echo "installing:$$missing"; \
+	    SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
+	    $$SUDO apt-get update -q && \
+	    DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -q \
+	        --no-install-recommends $$missing; \
+	fi
+
+# ---------------------------------------------------------------- module
+
+$(GEN_SCHEMAS): $(SCHEMAS) tools/embed-schemas.sh
+	@mkdir -p $(dir $@)
+	sh tools/embed-schemas.sh $@ $(SCHEMAS)
+
+$(NGX_BUILD)/.configured: config
+	rm -rf $(NGX_BUILD)
+	mkdir -p $(BUILD)
+	cp -r $(NGINX_SRC) $(NGX_BUILD)
+	cd $(NGX_BUILD) && source ./conf_flags && \
+	    ./configure "$${NGX_CONF_FLAGS[@]}" --add-dynamic-module=$(CURDIR) \
+	    > $(BUILD)/configure.log 2>&1 || { tail -30 $(BUILD)/configure.log; \
+	    exit 1; }
+	touch $@
+
+# Sources found by config's globs are fixed at configure time: reconfigure
+# when the set of files changes.
+$(BUILD)/sources.list: FORCE
+	@mkdir -p $(BUILD)
+	@echo $(sort $(CORE_SRCS) $(BACKEND_SRCS) $(ADAPTER_SRCS) $(HEADERS) \
+	    $(SCHEMAS)) > $@.tmp; \
+	cmp -s $@.tmp $@ && rm -f $@.tmp || { mv $@.tmp $@; \
+	    rm -f $(NGX_BUILD)/.configured; }
+
+module: $(BUILD)/sources.list
+	@$(MAKE) --no-print-directory $(NGX_BUILD)/.configured $(GEN_SCHEMAS)
+	$(MAKE) -C $(NGX_BUILD) -f objs/Makefile modules \
+	    > $(BUILD)/module.log 2>&1 || { grep -E -B2 -A6 \
+	    'error|warning' $(BUILD)/module.log | head -80; exit 1; }
+	@ls -l $(MODULE)
+
+FORCE:
+
+# ---------------------------------------------------------------- run
+
+run: deps module
+	GCP_MODULE=$(MODULE) tools/gcp-run
+
+# ---------------------------------------------------------------- tests
+
+UNIT_OBJ  := $(BUILD)/unit
+ASAN_OBJ  := $(BUILD)/asan
+
+define unit_rules
+$(1)/libgcp.a: $(CORE_SRCS) $(BACKEND_SRCS) $(GEN_SCHEMAS) $(HEADERS) \
+        $(wildcard t/unit/*.h)
+	@mkdir -p $(1)/o
+	@rm -f $(1)/o/*.o
+	cd $(1)/o && for f in $(addprefix $(CURDIR)/,$(CORE_SRCS) \
+	    $(BACKEND_SRCS)) $(GEN_SCHEMAS) $(wildcard \
+	    $(CURDIR)/t/unit/support_*.c); do \
+	    $(CC) $(UNIT_CFLAGS:-I%=-I$(CURDIR)/%) $(2) \
+	        -I$(CURDIR)/ngx_gcp_module/core -c $$$$f || exit 1; done
+	rm -f $$@ && ar rcs $$@ $(1)/o/*.o
+
+$(1)/%: t/unit/%.c $(1)/libgcp.a
+	$(CC) $(UNIT_CFLAGS) $(2) -o $$@ $$< $(1)/libgcp.a $(UNIT_LIBS)
+endef
+
+$(eval $(call unit_rules,$(UNIT_OBJ),))
+$(eval $(call unit_rules,$(ASAN_OBJ),$(ASAN_FLAGS)))
+
+unit: $(addprefix $(UNIT_OBJ)/,$(UNIT_TESTS))
+	@tools/run-unit $(UNIT_OBJ) $(UNIT_TESTS)
+
+asan: $(addprefix $(ASAN_OBJ)/,$(UNIT_TESTS))
+	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+	    UBSAN_OPTIONS=print_stacktrace=1 \
+	    tools/run-unit $(ASAN_OBJ) $(UNIT_TESTS)
+
+# The core and the backends must not depend on nginx.
+check-core:
+	@if grep -rnE '#[[:space:]]*include[[:space:]]*[<"](ngx_|nginx)' \
+	    ngx_gcp_module/core backends; then \
+	    echo "FAIL: nginx headers included in the core or a backend"; \
+	    exit 1; \
+	else echo "check-core: no nginx headers in core/ and backends/"; fi
+
+e2e: module
+	GCP_MODULE=$(MODULE) $(PYTHON) -m pytest -q t/e2e $(PYTEST_ARGS)
+
+test: deps check-core module unit asan e2e
+
+bench: deps module
+	GCP_MODULE=$(MODULE) bench/run
+
+clean:
+	rm -rf $(BUILD)/unit $(BUILD)/asan $(BUILD)/gen
+	-$(MAKE) -C $(NGX_BUILD) -f objs/Makefile clean 2>/dev/null; \
+	    rm -f $(NGX_BUILD)/.configured
+
+distclean:
+	rm -rf $(BUILD) var

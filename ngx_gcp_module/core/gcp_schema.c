@@ -1,0 +1,230 @@
+
+/*
+ * Schema sets: loading definitions and navigating them (see gcp_schema.h).
+ */
+
+#include <stdlib.h>
+
+#include "gcp_schema.h"
+#include "gcp_schema_embedded.h"
+
+
+#define GCP_SCHEMA_MAX_REFS  32
+
+
+struct gcp_schema_set_s {
+    json_t  *defs;
+};
+
+
+gcp_schema_set_t *
+gcp_schema_set_create(void)
+{
+    gcp_schema_set_t  *set;
+
+    set = calloc(1, sizeof(gcp_schema_set_t));
+    if (set == NULL) {
+        return NULL;
+    }
+
+    set->defs = json_object();
+    if (set->defs == NULL) {
+        free(set);
+        return NULL;
+    }
+
+    return set;
+}
+
+
+void
+gcp_schema_set_free(gcp_schema_set_t *set)
+{
+    if (set == NULL) {
+        return;
+    }
+
+    json_decref(set->defs);
+    free(set);
+}
+
+
+int
+gcp_schema_set_add_doc(gcp_schema_set_t *set, const char *json, size_t len,
+    const char **err)
+{
+    json_t        *doc;
+    json_error_t   jerr;
+
+    doc = json_loadb(json, len, 0, &jerr);
+    if (doc == NULL || !json_is_object(doc)) {
+        json_decref(doc);
+        *err = "schema document is not a JSON object";
+        return GCP_EBADREQUEST;
+    }
+
+    if (json_object_update(set->defs, doc) != 0) {
+        json_decref(doc);
+        *err = "out of memory";
+        return GCP_ENOMEM;
+    }
+
+    json_decref(doc);
+
+    return GCP_OK;
+}
+
+
+int
+gcp_schema_set_load_embedded(gcp_schema_set_t *set, const char **err)
+{
+    int                           rc;
+    const gcp_embedded_schema_t  *e;
+
+    for (e = gcp_embedded_schemas; e->name; e++) {
+        rc = gcp_schema_set_add_doc(set, e->data, e->len, err);
+        if (rc != GCP_OK) {
+            return rc;
+        }
+    }
+
+    return GCP_OK;
+}
+
+
+int
+gcp_schema_set_put(gcp_schema_set_t *set, const char *name, json_t *schema)
+{
+    return json_object_set(set->defs, name, schema) == 0 ? GCP_OK
+                                                         : GCP_ENOMEM;
+}
+
+
+const json_t *
+gcp_schema_get(const gcp_schema_set_t *set, const char *name)
+{
+    return set ? json_object_get(set->defs, name) : NULL;
+}
+
+
+const json_t *
+gcp_schema_definitions(const gcp_schema_set_t *set)
+{
+    return set->defs;
+}
+
+
+const char *
+gcp_schema_ref_name(const json_t *node)
+{
+    const char  *ref;
+    json_t      *all;
+
+    if (!json_is_object(node)) {
+        return NULL;
+    }
+
+    ref = json_string_value(json_object_get(node, "$ref"));
+
+    if (ref == NULL) {
+        all = json_object_get(node, "allOf");
+        if (json_is_array(all) && json_array_size(all) == 1) {
+            ref = json_string_value(
+                      json_object_get(json_array_get(all, 0), "$ref"));
+        }
+    }
+
+    if (ref == NULL) {
+        return NULL;
+    }
+
+    if (strncmp(ref, "#/components/schemas/", 21) == 0) {
+        return ref + 21;
+    }
+
+    if (strncmp(ref, "#/definitions/", 14) == 0) {
+        return ref + 14;
+    }
+
+    return NULL;
+}
+
+
+const json_t *
+gcp_schema_resolve(const gcp_schema_set_t *set, const json_t *node)
+{
+    int          n;
+    const char  *name;
+
+    for (n = 0; node && n < GCP_SCHEMA_MAX_REFS; n++) {
+        name = gcp_schema_ref_name(node);
+        if (name == NULL) {
+            return node;
+        }
+
+        node = gcp_schema_get(set, name);
+    }
+
+    return NULL;
+}
+
+
+const json_t *
+gcp_schema_property(const gcp_schema_set_t *set, const json_t *node,
+    const char *name)
+{
+    json_t  *p;
+
+    node = gcp_schema_resolve(set, node);
+    if (node == NULL) {
+        return NULL;
+    }
+
+    p = json_object_get(json_object_get(node, "properties"), name);
+    if (p) {
+        return p;
+    }
+
+    p = json_object_get(node, "additionalProperties");
+
+    return json_is_object(p) ? p : NULL;
+}
+
+
+const json_t *
+gcp_schema_items(const gcp_schema_set_t *set, const json_t *node)
+{
+    node = gcp_schema_resolve(set, node);
+
+    return node ? json_object_get(node, "items") : NULL;
+}
+
+
+const char *
+gcp_schema_type(const gcp_schema_set_t *set, const json_t *node)
+{
+    node = gcp_schema_resolve(set, node);
+
+    return node ? json_string_value(json_object_get(node, "type")) : NULL;
+}
+
+
+const char *
+gcp_schema_ext(const gcp_schema_set_t *set, const json_t *node,
+    const char *key)
+{
+    const char  *v;
+
+    if (!json_is_object(node)) {
+        return NULL;
+    }
+
+    v = json_string_value(json_object_get(node, key));
+    if (v) {
+        return v;
+    }
+
+    node = gcp_schema_resolve(set, node);
+
+    return node ? json_string_value(json_object_get(node, key)) : NULL;
+}

@@ -1,0 +1,99 @@
+
+/*
+ * OpenAPI schemas of the served types.
+ *
+ * A schema set holds named definitions ("io.k8s.api.core.v1.ConfigMap" ->
+ * OpenAPI v3 schema object).  Built-in definitions are written in this
+ * project (ngx_gcp_module/core/schemas/*.json, one object of definitions per
+ * file) and compiled in; custom resources add theirs at run time.  A
+ * reference is {"$ref": "#/components/schemas/NAME"} (or
+ * "#/definitions/NAME"), possibly wrapped as {"allOf": [{"$ref": ...}]}.
+ *
+ * Schema nodes are jansson values borrowed from the set: valid until the set
+ * is freed; callers never decref them.  Every function accepts a NULL node
+ * and then returns NULL ("no schema": anything goes).
+ *
+ * Kubernetes extensions read by the core: x-kubernetes-patch-strategy,
+ * x-kubernetes-patch-merge-key, x-kubernetes-list-type,
+ * x-kubernetes-list-map-keys, x-kubernetes-map-type,
+ * x-kubernetes-group-version-kind, x-kubernetes-preserve-unknown-fields,
+ * x-kubernetes-int-or-string, x-kubernetes-embedded-resource.
+ */
+
+#ifndef _GCP_SCHEMA_H_INCLUDED_
+#define _GCP_SCHEMA_H_INCLUDED_
+
+
+#include <jansson.h>
+
+#include "gcp_core.h"
+
+
+typedef struct gcp_schema_set_s  gcp_schema_set_t;
+
+
+/* Returns a new empty set owned by the caller, or NULL. */
+gcp_schema_set_t *gcp_schema_set_create(void);
+
+/* Frees the set and every definition in it.  NULL is allowed. */
+void gcp_schema_set_free(gcp_schema_set_t *set);
+
+/*
+ * Parses a JSON document {NAME: schema, ...} and adds its definitions
+ * (replacing same-named ones).  Returns GCP_OK, or GCP_EBADREQUEST with
+ * *err set to a static or set-owned message.
+ */
+int gcp_schema_set_add_doc(gcp_schema_set_t *set, const char *json,
+    size_t len, const char **err);
+
+/* Adds every document compiled into the module.  Returns GCP_OK or error. */
+int gcp_schema_set_load_embedded(gcp_schema_set_t *set, const char **err);
+
+/* Adds one definition; the set takes a reference of schema. */
+int gcp_schema_set_put(gcp_schema_set_t *set, const char *name,
+    json_t *schema);
+
+/* Returns the definition NAME, or NULL. */
+const json_t *gcp_schema_get(const gcp_schema_set_t *set, const char *name);
+
+/* Returns the object of all definitions (name -> schema), borrowed. */
+const json_t *gcp_schema_definitions(const gcp_schema_set_t *set);
+
+/* Returns the definition name a node refers to ("$ref" or allOf), or NULL. */
+const char *gcp_schema_ref_name(const json_t *node);
+
+/* Follows references until a node that is not a reference.  NULL if a
+ * reference is dangling. */
+const json_t *gcp_schema_resolve(const gcp_schema_set_t *set,
+    const json_t *node);
+
+/*
+ * Returns the schema of field name of an object schema node (node is
+ * resolved first): properties[name], else additionalProperties (when it is
+ * a schema), else NULL.  The result is not resolved, so that extensions
+ * written beside a reference stay visible; pass it to gcp_schema_resolve()
+ * to descend.
+ */
+const json_t *gcp_schema_property(const gcp_schema_set_t *set,
+    const json_t *node, const char *name);
+
+/* Returns the (unresolved) items schema of an array schema, or NULL. */
+const json_t *gcp_schema_items(const gcp_schema_set_t *set,
+    const json_t *node);
+
+/*
+ * Returns the resolved node's "type" ("object", "array", "string",
+ * "integer", "number", "boolean"), or NULL when it has none.
+ */
+const char *gcp_schema_type(const gcp_schema_set_t *set, const json_t *node);
+
+/*
+ * Returns the string value of extension key (e.g.
+ * "x-kubernetes-patch-strategy") of the node, looked up on the node itself,
+ * then on what it refers to; NULL when absent or not a string.
+ */
+const char *gcp_schema_ext(const gcp_schema_set_t *set, const json_t *node,
+    const char *key);
+
+
+#endif /* _GCP_SCHEMA_H_INCLUDED_ */
