@@ -92,6 +92,7 @@ typedef struct {
     gcp_loop_t   *loop;
     void         *store;            /* gcp_store_t *, opened by the adapter */
     const char   *git_version;      /* for /version, e.g. "v1.32.0-gcp" */
+    const char   *server_address;   /* host:port clients reach us at */
     int           max_body;         /* bytes; 413 above */
     int           min_watch_timeout;    /* seconds: random in [min, 2*min) */
     const char   *data_dir;

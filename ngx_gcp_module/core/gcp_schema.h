@@ -4,8 +4,8 @@
  *
  * A schema set holds named definitions ("io.k8s.api.core.v1.ConfigMap" ->
  * OpenAPI v3 schema object).  Built-in definitions are written in this
- * project (ngx_gcp_module/core/schemas/*.json, one object of definitions per
- * file) and compiled in; custom resources add theirs at run time.  A
+ * project (one JSON object of definitions per file in ngx_gcp_module/core/
+ * schemas/) and compiled in; custom resources add theirs at run time.  A
  * reference is {"$ref": "#/components/schemas/NAME"} (or
  * "#/definitions/NAME"), possibly wrapped as {"allOf": [{"$ref": ...}]}.
  *
@@ -94,6 +94,22 @@ const char *gcp_schema_type(const gcp_schema_set_t *set, const json_t *node);
  */
 const char *gcp_schema_ext(const gcp_schema_set_t *set, const json_t *node,
     const char *key);
+
+/*
+ * Returns the name of the definition whose x-kubernetes-group-version-kind
+ * lists group/version/kind (the first one in name order when several do),
+ * or NULL.  The name is borrowed from the set.
+ */
+const char *gcp_schema_find_gvk(const gcp_schema_set_t *set,
+    const char *group, const char *version, const char *kind);
+
+/*
+ * Returns the name of the definition node is (the same jansson value, as
+ * gcp_schema_get() returns it) or refers to, or NULL when it is neither.
+ * The name is borrowed from the set or from node.
+ */
+const char *gcp_schema_def_name(const gcp_schema_set_t *set,
+    const json_t *node);
 
 
 #endif /* _GCP_SCHEMA_H_INCLUDED_ */

@@ -1,0 +1,171 @@
+
+/*
+ * Responding to an operation (see gcp_op.h).
+ */
+
+#include "gcp_op.h"
+
+
+void
+gcp_op_header(gcp_op_t *op, const char *name, const char *value)
+{
+    gcp_header_t  *h;
+
+    if (op->resp.nheaders >= GCP_OP_MAX_HEADERS) {
+        return;
+    }
+
+    h = &op->headers[op->resp.nheaders];
+    h->name = gcp_strdup(op->a, name);
+    h->value = gcp_strdup(op->a, value);
+
+    if (h->name && h->value) {
+        op->resp.nheaders++;
+    }
+}
+
+
+void
+gcp_op_warning(gcp_op_t *op, const char *text)
+{
+    gcp_buf_t  b;
+
+    gcp_buf_init(&b, op->a);
+    gcp_buf_addstr(&b, "299 - ");
+    gcp_buf_add_json_string(&b, text, strlen(text));
+
+    gcp_op_header(op, "Warning", gcp_buf_cstr(&b));
+}
+
+
+void
+gcp_op_respond(gcp_op_t *op, int status, const char *content_type,
+    gcp_str_t body)
+{
+    if (op->responded) {
+        return;
+    }
+
+    op->responded = 1;
+
+    op->resp.status = status;
+    op->resp.content_type = content_type;
+    op->resp.headers = op->headers;
+    op->resp.body = body;
+
+    op->req->done(op->req, &op->resp);
+}
+
+
+void
+gcp_op_respond_buf(gcp_op_t *op, int status, gcp_buf_t *b)
+{
+    gcp_str_t  body;
+
+    if (gcp_buf_failed(b)) {
+        op->resp.nheaders = 0;
+        gcp_op_error(op, GCP_ENOMEM, NULL, NULL);
+        return;
+    }
+
+    body.data = b->data ? b->data : "";
+    body.len = b->len;
+
+    gcp_op_respond(op, status, "application/json", body);
+}
+
+
+void
+gcp_op_error(gcp_op_t *op, int rc, const char *message,
+    const gcp_status_details_t *d)
+{
+    gcp_buf_t  b;
+
+    gcp_buf_init(&b, op->a);
+    gcp_status_error(&b, rc, message, d);
+
+    if (gcp_buf_failed(&b)) {
+        gcp_op_respond(op, 500, NULL, (gcp_str_t) gcp_null_string);
+        return;
+    }
+
+    gcp_op_respond(op, gcp_error_info(rc)->http_status, "application/json",
+                   (gcp_str_t) { b.data, b.len });
+}
+
+
+void
+gcp_op_error_obj(gcp_op_t *op, int rc, const char *message,
+    const char *name)
+{
+    gcp_status_details_t  d;
+
+    memset(&d, 0, sizeof(d));
+
+    d.name = name;
+
+    if (op->res) {
+        d.group = op->res->group;
+        d.kind = op->res->name;
+    }
+
+    gcp_op_error(op, rc, message, &d);
+}
+
+
+void
+gcp_op_invalid(gcp_op_t *op, const char *kind, const char *name,
+    const gcp_ferrs_t *errs)
+{
+    gcp_status_details_t  d;
+
+    memset(&d, 0, sizeof(d));
+
+    d.name = name;
+    d.group = op->res ? op->res->group : NULL;
+    d.kind = kind;
+    d.causes = errs;
+
+    gcp_op_error(op, GCP_EINVALID, gcp_ferrs_message(errs, kind, name), &d);
+}
+
+
+const char *
+gcp_op_qualified_resource(gcp_op_t *op, const gcp_resource_t *res)
+{
+    if (res->group[0] == '\0') {
+        return res->name;
+    }
+
+    return gcp_sprintf(op->a, "%s.%s", res->name, res->group);
+}
+
+
+void
+gcp_op_not_found(gcp_op_t *op, const gcp_resource_t *res, const char *name)
+{
+    gcp_status_details_t  d;
+
+    memset(&d, 0, sizeof(d));
+
+    d.name = name;
+    d.group = res->group;
+    d.kind = res->name;
+
+    gcp_op_error(op, GCP_ENOTFOUND,
+                 gcp_sprintf(op->a, "%s \"%s\" not found",
+                             gcp_op_qualified_resource(op, res), name),
+                 &d);
+}
+
+
+void
+gcp_op_text(gcp_op_t *op, int status, const char *text)
+{
+    gcp_str_t  body;
+
+    body.data = text;
+    body.len = strlen(text);
+
+    gcp_op_respond(op, status, "text/plain; charset=utf-8", body);
+}

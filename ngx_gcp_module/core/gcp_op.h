@@ -1,0 +1,110 @@
+
+/*
+ * One API operation in flight: the request, what it addresses, and the
+ * response being built.  Shared by the request router (gcp_api.c), the
+ * registry, discovery, tables and watches; not seen by the adapter.
+ */
+
+#ifndef _GCP_OP_H_INCLUDED_
+#define _GCP_OP_H_INCLUDED_
+
+
+#include <jansson.h>
+
+#include "gcp_core.h"
+#include "gcp_api.h"
+#include "gcp_ferr.h"
+#include "gcp_media.h"
+#include "gcp_reqinfo.h"
+#include "gcp_resource.h"
+#include "gcp_schema.h"
+#include "gcp_status.h"
+#include "gcp_store.h"
+
+
+#define GCP_OP_MAX_HEADERS  32
+
+
+typedef struct gcp_registry_s  gcp_registry_t;
+typedef struct gcp_op_s        gcp_op_t;
+
+
+struct gcp_api_s {
+    gcp_api_conf_t      conf;
+    gcp_store_t        *store;
+    gcp_registry_t     *registry;
+    gcp_schema_set_t   *schemas;
+    void               *discovery;      /* gcp_discovery.c's cache */
+    void               *openapi;        /* gcp_openapi cache */
+    uint64_t            start_ms;
+    unsigned            ready:1;
+};
+
+
+struct gcp_op_s {
+    gcp_api_t                *api;
+    gcp_request_t            *req;
+    gcp_arena_t              *a;
+
+    gcp_reqinfo_t             ri;
+    gcp_query_t               q;
+    gcp_media_t               media;
+
+    const gcp_resource_t     *res;
+    const gcp_subresource_t  *sub;
+
+    gcp_response_t            resp;
+    gcp_header_t              headers[GCP_OP_MAX_HEADERS];
+
+    void                     *state;        /* the handler's own state */
+    unsigned                  responded:1;
+};
+
+
+/* Adds a response header (copied into the arena).  Extra ones are
+ * dropped. */
+void gcp_op_header(gcp_op_t *op, const char *name, const char *value);
+
+/* Adds "Warning: 299 - \"text\"". */
+void gcp_op_warning(gcp_op_t *op, const char *text);
+
+/*
+ * Completes the request with status and a body owned by the arena (may be
+ * empty).  content_type NULL means none.  The op must not be used after.
+ */
+void gcp_op_respond(gcp_op_t *op, int status, const char *content_type,
+    gcp_str_t body);
+
+/* Completes the request with a JSON body held in a buffer. */
+void gcp_op_respond_buf(gcp_op_t *op, int status, gcp_buf_t *b);
+
+/*
+ * Completes the request with a Failure Status for rc (gcp_errors.h table);
+ * message NULL uses the table's text; d may be NULL.
+ */
+void gcp_op_error(gcp_op_t *op, int rc, const char *message,
+    const gcp_status_details_t *d);
+
+/* A Status for rc with details {name, group, kind} of the current
+ * resource (kind is the plural resource name, as kube-apiserver does). */
+void gcp_op_error_obj(gcp_op_t *op, int rc, const char *message,
+    const char *name);
+
+/* 422 Invalid with causes for errs, for an object of kind named name. */
+void gcp_op_invalid(gcp_op_t *op, const char *kind, const char *name,
+    const gcp_ferrs_t *errs);
+
+/* 404 NotFound: RESOURCE "NAME" not found (group-qualified). */
+void gcp_op_not_found(gcp_op_t *op, const gcp_resource_t *res,
+    const char *name);
+
+/* Answers with plain text (health checks, "404 page not found"). */
+void gcp_op_text(gcp_op_t *op, int status, const char *text);
+
+/* The "plural.group" form used in messages ("configmaps",
+ * "leases.coordination.k8s.io"), arena-owned. */
+const char *gcp_op_qualified_resource(gcp_op_t *op,
+    const gcp_resource_t *res);
+
+
+#endif /* _GCP_OP_H_INCLUDED_ */

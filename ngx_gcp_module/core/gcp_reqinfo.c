@@ -1,0 +1,365 @@
+
+/*
+ * Request info and query strings (see gcp_reqinfo.h).
+ */
+
+#include <ctype.h>
+#include <strings.h>
+
+#include "gcp_reqinfo.h"
+
+
+static int
+gcp_hexval(int c)
+{
+    if (c >= '0' && c <= '9') {
+        return c - '0';
+    }
+
+    c = tolower(c);
+
+    if (c >= 'a' && c <= 'f') {
+        return c - 'a' + 10;
+    }
+
+    return -1;
+}
+
+
+char *
+gcp_url_decode(gcp_arena_t *a, const char *s, size_t len, int form)
+{
+    int      hi, lo;
+    char    *out, *p;
+    size_t   i;
+
+    out = gcp_alloc(a, len + 1);
+    if (out == NULL) {
+        return NULL;
+    }
+
+    p = out;
+
+    for (i = 0; i < len; i++) {
+        if (s[i] == '%' && i + 2 < len) {
+            hi = gcp_hexval((unsigned char) s[i + 1]);
+            lo = gcp_hexval((unsigned char) s[i + 2]);
+
+            if (hi >= 0 && lo >= 0) {
+                *p++ = (char) (hi * 16 + lo);
+                i += 2;
+                continue;
+            }
+        }
+
+        *p++ = (form && s[i] == '+') ? ' ' : s[i];
+    }
+
+    *p = '\0';
+
+    return out;
+}
+
+
+void
+gcp_url_encode(gcp_buf_t *b, const char *s)
+{
+    unsigned char  c;
+
+    static const char  hex[] = "0123456789ABCDEF";
+
+    for ( /* void */ ; *s; s++) {
+        c = (unsigned char) *s;
+
+        if (isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~') {
+            gcp_buf_addc(b, (char) c);
+
+        } else {
+            gcp_buf_addc(b, '%');
+            gcp_buf_addc(b, hex[c >> 4]);
+            gcp_buf_addc(b, hex[c & 0xf]);
+        }
+    }
+}
+
+
+int
+gcp_query_parse(gcp_arena_t *a, gcp_str_t raw, gcp_query_t *q)
+{
+    size_t        i, n, start, eq;
+    gcp_param_t  *p;
+
+    q->params = NULL;
+    q->n = 0;
+
+    if (raw.len == 0) {
+        return GCP_OK;
+    }
+
+    n = 1;
+    for (i = 0; i < raw.len; i++) {
+        if (raw.data[i] == '&' || raw.data[i] == ';') {
+            n++;
+        }
+    }
+
+    q->params = gcp_calloc(a, n * sizeof(gcp_param_t));
+    if (q->params == NULL) {
+        return GCP_ENOMEM;
+    }
+
+    start = 0;
+
+    for (i = 0; i <= raw.len; i++) {
+        if (i < raw.len && raw.data[i] != '&' && raw.data[i] != ';') {
+            continue;
+        }
+
+        if (i > start) {
+            for (eq = start; eq < i && raw.data[eq] != '='; eq++) {
+                /* void */
+            }
+
+            p = &q->params[q->n];
+            p->name = gcp_url_decode(a, raw.data + start, eq - start, 1);
+            p->value = eq < i
+                       ? gcp_url_decode(a, raw.data + eq + 1, i - eq - 1, 1)
+                       : "";
+
+            if (p->name == NULL || p->value == NULL) {
+                return GCP_ENOMEM;
+            }
+
+            q->n++;
+        }
+
+        start = i + 1;
+    }
+
+    return GCP_OK;
+}
+
+
+const char *
+gcp_query_get(const gcp_query_t *q, const char *name)
+{
+    size_t  i;
+
+    for (i = 0; q && i < q->n; i++) {
+        if (strcmp(q->params[i].name, name) == 0) {
+            return q->params[i].value;
+        }
+    }
+
+    return NULL;
+}
+
+
+size_t
+gcp_query_count(const gcp_query_t *q, const char *name)
+{
+    size_t  i, n;
+
+    n = 0;
+
+    for (i = 0; q && i < q->n; i++) {
+        if (strcmp(q->params[i].name, name) == 0) {
+            n++;
+        }
+    }
+
+    return n;
+}
+
+
+static int
+gcp_reqinfo_split(gcp_arena_t *a, gcp_reqinfo_t *ri, gcp_str_t path)
+{
+    size_t        i, start, n;
+    const char   *s;
+    const char  **parts;
+
+    s = path.data;
+
+    /* kube-apiserver trims one leading and one trailing slash */
+
+    while (path.len && s[0] == '/') {
+        s++;
+        path.len--;
+        path.data = s;
+    }
+
+    if (path.len && s[path.len - 1] == '/') {
+        path.len--;
+        ri->trailing_slash = 1;
+    }
+
+    n = path.len ? 1 : 0;
+    for (i = 0; i < path.len; i++) {
+        if (s[i] == '/') {
+            n++;
+        }
+    }
+
+    parts = gcp_calloc(a, (n + 1) * sizeof(char *));
+    if (parts == NULL) {
+        return GCP_ENOMEM;
+    }
+
+    ri->nparts = 0;
+    start = 0;
+
+    for (i = 0; n && i <= path.len; i++) {
+        if (i < path.len && s[i] != '/') {
+            continue;
+        }
+
+        parts[ri->nparts] = gcp_strndup(a, s + start, i - start);
+        if (parts[ri->nparts] == NULL) {
+            return GCP_ENOMEM;
+        }
+
+        ri->nparts++;
+        start = i + 1;
+    }
+
+    ri->parts = parts;
+
+    return GCP_OK;
+}
+
+
+static int
+gcp_param_true(const char *v)
+{
+    return v && strcasecmp(v, "false") != 0 && strcmp(v, "0") != 0;
+}
+
+
+int
+gcp_reqinfo_parse(gcp_arena_t *a, const char *method, gcp_str_t path,
+    const gcp_query_t *q, gcp_reqinfo_t *ri, const char **msg)
+{
+    size_t        n;
+    const char  **p, *m;
+
+    memset(ri, 0, sizeof(gcp_reqinfo_t));
+
+    ri->path = gcp_strndup(a, path.data, path.len);
+    if (ri->path == NULL || gcp_reqinfo_split(a, ri, path) != GCP_OK) {
+        return GCP_ENOMEM;
+    }
+
+    ri->group = "";
+    ri->version = "";
+    ri->ns = "";
+    ri->resource = "";
+    ri->name = "";
+    ri->subresource = "";
+    ri->api_prefix = "";
+
+    m = gcp_strdup(a, method);
+    if (m == NULL) {
+        return GCP_ENOMEM;
+    }
+
+    for (n = 0; m[n]; n++) {
+        ((char *) m)[n] = (char) tolower((unsigned char) m[n]);
+    }
+
+    ri->verb = m;
+
+    p = ri->parts;
+    n = ri->nparts;
+
+    if (n < 3) {
+        return GCP_OK;
+    }
+
+    if (strcmp(p[0], "api") != 0 && strcmp(p[0], "apis") != 0) {
+        return GCP_OK;
+    }
+
+    ri->api_prefix = p[0];
+    p++;
+    n--;
+
+    if (strcmp(ri->api_prefix, "apis") == 0) {
+        if (n < 3) {
+            return GCP_OK;
+        }
+
+        ri->group = p[0];
+        p++;
+        n--;
+    }
+
+    ri->is_resource = 1;
+    ri->version = p[0];
+    p++;
+    n--;
+
+    if (strcmp(p[0], "watch") == 0) {
+        if (n < 2) {
+            *msg = "unable to determine kind and namespace from url";
+            return GCP_EBADREQUEST;
+        }
+
+        ri->verb = "watch";
+        ri->legacy_watch = 1;
+        p++;
+        n--;
+
+    } else if (strcmp(method, "POST") == 0) {
+        ri->verb = "create";
+
+    } else if (strcmp(method, "GET") == 0 || strcmp(method, "HEAD") == 0) {
+        ri->verb = "get";
+
+    } else if (strcmp(method, "PUT") == 0) {
+        ri->verb = "update";
+
+    } else if (strcmp(method, "PATCH") == 0) {
+        ri->verb = "patch";
+
+    } else if (strcmp(method, "DELETE") == 0) {
+        ri->verb = "delete";
+
+    } else {
+        ri->verb = "";
+    }
+
+    if (strcmp(p[0], "namespaces") == 0) {
+        if (n > 1) {
+            ri->ns = p[1];
+
+            if (n > 2 && strcmp(p[2], "status") != 0
+                && strcmp(p[2], "finalize") != 0)
+            {
+                p += 2;
+                n -= 2;
+            }
+        }
+    }
+
+    if (n >= 3) {
+        ri->subresource = p[2];
+    }
+
+    if (n >= 2) {
+        ri->name = p[1];
+    }
+
+    ri->resource = p[0];
+
+    if (ri->name[0] == '\0' && strcmp(ri->verb, "get") == 0) {
+        ri->verb = gcp_param_true(gcp_query_get(q, "watch")) ? "watch"
+                                                             : "list";
+    }
+
+    if (ri->name[0] == '\0' && strcmp(ri->verb, "delete") == 0) {
+        ri->verb = "deletecollection";
+    }
+
+    return GCP_OK;
+}
