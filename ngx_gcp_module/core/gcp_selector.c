@@ -1,0 +1,2059 @@
+
+/*
+ * Label and field selectors, ported from k8s.io/apimachinery pkg/labels
+ * (lexer, parser, NewRequirement, Matches, String) and pkg/fields
+ * (ParseSelector, escaping), with upstream's error messages.
+ */
+
+#include <stdio.h>
+#include <string.h>
+
+#include "gcp_selector.h"
+#include "gcp_ferr.h"
+
+
+/* ------------------------------------------------------------------ */
+/* label key and value validation (IsQualifiedName, IsValidLabelValue) */
+
+#define GCP_SEL_QNAME_FMT  "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]"
+
+#define GCP_SEL_QNAME_MSG                                                     \
+    "must consist of alphanumeric characters, '-', '_' or '.', and must "     \
+    "start and end with an alphanumeric character (e.g. 'MyName',  or "       \
+    "'my.name',  or '123-abc', regex used for validation is '"                \
+    GCP_SEL_QNAME_FMT "')"
+
+#define GCP_SEL_QNAME_PARTS_MSG                                               \
+    "a qualified name " GCP_SEL_QNAME_MSG " with an optional DNS subdomain "  \
+    "prefix and '/' (e.g. 'example.com/MyName')"
+
+#define GCP_SEL_VALUE_MSG                                                     \
+    "a valid label must be an empty string or consist of alphanumeric "       \
+    "characters, '-', '_' or '.', and must start and end with an "            \
+    "alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', "   \
+    "regex used for validation is '(" GCP_SEL_QNAME_FMT ")?')"
+
+#define GCP_SEL_SUBDOMAIN_MSG                                                 \
+    "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric " \
+    "characters, '-' or '.', and must start and end with an alphanumeric "    \
+    "character (e.g. 'example.com', regex used for validation is "            \
+    "'[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')"
+
+#define GCP_SEL_NAME_MAX       63
+#define GCP_SEL_SUBDOMAIN_MAX  253
+
+#define gcp_sel_alnum(c)                                                      \
+    (((c) >= 'a' && (c) <= 'z') || ((c) >= 'A' && (c) <= 'Z')                 \
+     || ((c) >= '0' && (c) <= '9'))
+
+#define gcp_sel_lower_alnum(c)                                                \
+    (((c) >= 'a' && (c) <= 'z') || ((c) >= '0' && (c) <= '9'))
+
+
+/* Matches GCP_SEL_QNAME_FMT (an empty string does not). */
+static int
+gcp_sel_qname_match(const char *s, size_t len)
+{
+    size_t  i;
+
+    if (len == 0 || !gcp_sel_alnum(s[0]) || !gcp_sel_alnum(s[len - 1])) {
+        return 0;
+    }
+
+    for (i = 1; i + 1 < len; i++) {
+        if (!gcp_sel_alnum(s[i]) && s[i] != '-' && s[i] != '_'
+            && s[i] != '.')
+        {
+            return 0;
+        }
+    }
+
+    return 1;
+}
+
+
+/* Matches the DNS-1123 subdomain regex (length not checked). */
+static int
+gcp_sel_subdomain_match(const char *s, size_t len)
+{
+    size_t  i, start;
+
+    start = 0;
+
+    for (i = 0; i <= len; i++) {
+        if (i < len && s[i] != '.') {
+            if (!gcp_sel_lower_alnum(s[i]) && s[i] != '-') {
+                return 0;
+            }
+            continue;
+        }
+
+        /* one label: s[start, i) */
+        if (i == start || !gcp_sel_lower_alnum(s[start])
+            || !gcp_sel_lower_alnum(s[i - 1]))
+        {
+            return 0;
+        }
+
+        start = i + 1;
+    }
+
+    return 1;
+}
+
+
+/* Appends one message to a "; "-joined list, as strings.Join(errs, "; "). */
+static void
+gcp_sel_msg(gcp_buf_t *b, int *n, const char *prefix, const char *msg)
+{
+    if ((*n)++ > 0) {
+        gcp_buf_add(b, "; ", 2);
+    }
+
+    gcp_buf_addstr(b, prefix);
+    gcp_buf_addstr(b, msg);
+}
+
+
+/* IsQualifiedName: appends its messages to b; returns their number. */
+static int
+gcp_sel_key_errors(gcp_buf_t *b, const char *s, size_t len)
+{
+    int          n;
+    size_t       nslash, plen;
+    const char  *slash, *name;
+
+    n = 0;
+    nslash = 0;
+    slash = NULL;
+
+    for (name = s; name < s + len; name++) {
+        if (*name == '/') {
+            nslash++;
+            slash = slash ? slash : name;
+        }
+    }
+
+    if (nslash > 1) {
+        gcp_sel_msg(b, &n, "", GCP_SEL_QNAME_PARTS_MSG);
+        return n;
+    }
+
+    name = s;
+
+    if (slash) {
+        plen = (size_t) (slash - s);
+        name = slash + 1;
+        len -= plen + 1;
+
+        if (plen == 0) {
+            gcp_sel_msg(b, &n, "prefix part ", "must be non-empty");
+
+        } else {
+            if (plen > GCP_SEL_SUBDOMAIN_MAX) {
+                gcp_sel_msg(b, &n, "prefix part ",
+                            "must be no more than 253 characters");
+            }
+
+            if (!gcp_sel_subdomain_match(s, plen)) {
+                gcp_sel_msg(b, &n, "prefix part ", GCP_SEL_SUBDOMAIN_MSG);
+            }
+        }
+    }
+
+    if (len == 0) {
+        gcp_sel_msg(b, &n, "name part ", "must be non-empty");
+
+    } else if (len > GCP_SEL_NAME_MAX) {
+        gcp_sel_msg(b, &n, "name part ", "must be no more than 63 characters");
+    }
+
+    if (!gcp_sel_qname_match(name, len)) {
+        gcp_sel_msg(b, &n, "name part ", GCP_SEL_QNAME_MSG);
+    }
+
+    return n;
+}
+
+
+/* IsValidLabelValue: appends its messages to b; returns their number. */
+static int
+gcp_sel_value_errors(gcp_buf_t *b, const char *s, size_t len)
+{
+    int  n;
+
+    n = 0;
+
+    if (len > GCP_SEL_NAME_MAX) {
+        gcp_sel_msg(b, &n, "", "must be no more than 63 characters");
+    }
+
+    if (len > 0 && !gcp_sel_qname_match(s, len)) {
+        gcp_sel_msg(b, &n, "", GCP_SEL_VALUE_MSG);
+    }
+
+    return n;
+}
+
+
+/* ------------------------------------------------------------------ */
+/* error lists: field.ErrorList.ToAggregate().Error()                  */
+
+typedef struct {
+    gcp_arena_t   *arena;
+    const char   **msgs;
+    size_t         n;
+    size_t         cap;
+    unsigned       nomem:1;
+} gcp_sel_errs_t;
+
+
+static void
+gcp_sel_errs_add(gcp_sel_errs_t *e, const char *msg)
+{
+    size_t        i;
+    const char  **p;
+
+    if (msg == NULL) {
+        e->nomem = 1;
+        return;
+    }
+
+    for (i = 0; i < e->n; i++) {
+        if (strcmp(e->msgs[i], msg) == 0) {
+            return;
+        }
+    }
+
+    if (e->n == e->cap) {
+        e->cap = e->cap ? 2 * e->cap : 4;
+        p = gcp_alloc(e->arena, e->cap * sizeof(const char *));
+        if (p == NULL) {
+            e->nomem = 1;
+            return;
+        }
+
+        if (e->n) {
+            memcpy(p, e->msgs, e->n * sizeof(const char *));
+        }
+
+        e->msgs = p;
+    }
+
+    e->msgs[e->n++] = msg;
+}
+
+
+/* One "PATH: Invalid value: VALUE: DETAIL" (VALUE already rendered). */
+static void
+gcp_sel_errs_invalid(gcp_sel_errs_t *e, const char *path, const char *value,
+    const char *detail)
+{
+    if (path == NULL || value == NULL || detail == NULL) {
+        e->nomem = 1;
+        return;
+    }
+
+    gcp_sel_errs_add(e, gcp_sprintf(e->arena, "%s: Invalid value: %s: %s",
+                                    path, value, detail));
+}
+
+
+/* The aggregate's message: "a" or "[a, b]"; NULL when out of memory. */
+static const char *
+gcp_sel_errs_message(gcp_sel_errs_t *e)
+{
+    size_t     i;
+    gcp_buf_t  b;
+
+    if (e->nomem) {
+        return NULL;
+    }
+
+    if (e->n == 1) {
+        return e->msgs[0];
+    }
+
+    gcp_buf_init(&b, e->arena);
+    gcp_buf_addc(&b, '[');
+
+    for (i = 0; i < e->n; i++) {
+        if (i) {
+            gcp_buf_add(&b, ", ", 2);
+        }
+        gcp_buf_addstr(&b, e->msgs[i]);
+    }
+
+    gcp_buf_addc(&b, ']');
+
+    if (gcp_buf_failed(&b)) {
+        return NULL;
+    }
+
+    return gcp_strndup(e->arena, b.data, b.len);
+}
+
+
+/* ------------------------------------------------------------------ */
+/* small helpers                                                       */
+
+/* Grows an arena array of n elements to hold one more; NULL on ENOMEM. */
+static void *
+gcp_sel_grow(gcp_arena_t *a, void *old, size_t n, size_t *cap, size_t size)
+{
+    void  *p;
+
+    if (n < *cap) {
+        return old;
+    }
+
+    *cap = *cap ? 2 * *cap : 4;
+
+    p = gcp_alloc(a, *cap * size);
+    if (p == NULL) {
+        return NULL;
+    }
+
+    if (n) {
+        memcpy(p, old, n * size);
+    }
+
+    return p;
+}
+
+
+/* strconv.ParseInt(s, 10, 64): returns 1 and *v, or 0. */
+static int
+gcp_sel_parse_int64(const char *s, size_t len, int64_t *v)
+{
+    int       neg;
+    size_t    i;
+    uint64_t  n, limit;
+
+    if (len == 0) {
+        return 0;
+    }
+
+    neg = (s[0] == '-');
+    i = (s[0] == '-' || s[0] == '+') ? 1 : 0;
+
+    if (i == len) {
+        return 0;
+    }
+
+    limit = neg ? (uint64_t) 1 << 63 : ((uint64_t) 1 << 63) - 1;
+    n = 0;
+
+    for ( /* void */ ; i < len; i++) {
+        if (s[i] < '0' || s[i] > '9') {
+            return 0;
+        }
+
+        if (n > (limit - (uint64_t) (s[i] - '0')) / 10) {
+            return 0;
+        }
+
+        n = n * 10 + (uint64_t) (s[i] - '0');
+    }
+
+    *v = neg ? (int64_t) (0 - n) : (int64_t) n;
+
+    return 1;
+}
+
+
+/* Stable insertion sort of strings (byte order, as Go's < on strings). */
+static void
+gcp_sel_sort_strings(const char **v, size_t n)
+{
+    size_t       i, j;
+    const char  *s;
+
+    for (i = 1; i < n; i++) {
+        s = v[i];
+
+        for (j = i; j > 0 && strcmp(v[j - 1], s) > 0; j--) {
+            v[j] = v[j - 1];
+        }
+
+        v[j] = s;
+    }
+}
+
+
+/* ------------------------------------------------------------------ */
+/* requirements: labels.NewRequirement                                 */
+
+#define gcp_sel_len(v, lens, i)  ((lens) ? (lens)[i] : strlen((v)[i]))
+
+
+/* Go's %#v of a []string as built by LabelSelectorAsSelector. */
+static const char *
+gcp_sel_go_slice(gcp_arena_t *a, const char **v, size_t n)
+{
+    size_t     i;
+    gcp_buf_t  b;
+
+    if (n == 0) {
+        return "[]string(nil)";
+    }
+
+    gcp_buf_init(&b, a);
+    gcp_buf_addstr(&b, "[]string{");
+
+    for (i = 0; i < n; i++) {
+        if (i) {
+            gcp_buf_add(&b, ", ", 2);
+        }
+        gcp_buf_addstr(&b, gcp_ferr_quote(a, v[i]));
+    }
+
+    gcp_buf_addc(&b, '}');
+
+    if (gcp_buf_failed(&b)) {
+        return NULL;
+    }
+
+    return gcp_strndup(a, b.data, b.len);
+}
+
+
+/* Renders the messages of a validator into an arena string. */
+static const char *
+gcp_sel_errors_text(gcp_arena_t *a,
+    int (*check)(gcp_buf_t *b, const char *s, size_t len),
+    const char *s, size_t len, int *n)
+{
+    gcp_buf_t  b;
+
+    gcp_buf_init(&b, a);
+
+    *n = check(&b, s, len);
+    if (*n == 0) {
+        return "";
+    }
+
+    if (gcp_buf_failed(&b)) {
+        return NULL;
+    }
+
+    return gcp_strndup(a, b.data, b.len);
+}
+
+
+/*
+ * labels.NewRequirement(key, op, values) with a nil field path.  values
+ * (nvalues; lens: their byte lengths, which may count NULs from JSON, or
+ * NULL for strlen) are validated in the order given, then copied into r
+ * (arena) and sorted.  Returns GCP_OK, GCP_EBADREQUEST with *msg, or
+ * GCP_ENOMEM.
+ */
+static int
+gcp_sel_new_req(gcp_arena_t *a, const char *key, size_t key_len,
+    gcp_sel_op_t op, const char **values, const size_t *lens, size_t nvalues,
+    gcp_label_req_t *r, const char **msg)
+{
+    int              n;
+    size_t           i;
+    int64_t          v;
+    const char      *text, *detail;
+    gcp_sel_errs_t   errs;
+
+    memset(&errs, 0, sizeof(gcp_sel_errs_t));
+    errs.arena = a;
+
+    text = gcp_sel_errors_text(a, gcp_sel_key_errors, key, key_len, &n);
+    if (n) {
+        gcp_sel_errs_invalid(&errs, "key", gcp_ferr_quote(a, key), text);
+    }
+
+    detail = NULL;
+
+    switch (op) {
+
+    case GCP_SEL_IN:
+    case GCP_SEL_NOT_IN:
+        if (nvalues == 0) {
+            detail = "for 'in', 'notin' operators, values set can't be empty";
+        }
+        break;
+
+    case GCP_SEL_EQUALS:
+    case GCP_SEL_DOUBLE_EQUALS:
+    case GCP_SEL_NOT_EQUALS:
+        if (nvalues != 1) {
+            detail = "exact-match compatibility requires one single value";
+        }
+        break;
+
+    case GCP_SEL_EXISTS:
+    case GCP_SEL_DOES_NOT_EXIST:
+        if (nvalues != 0) {
+            detail = "values set must be empty for exists and does not exist";
+        }
+        break;
+
+    case GCP_SEL_GT:
+    case GCP_SEL_LT:
+        if (nvalues != 1) {
+            detail = "for 'Gt', 'Lt' operators, exactly one value is required";
+        }
+        break;
+    }
+
+    if (detail) {
+        gcp_sel_errs_invalid(&errs, "values",
+                             gcp_sel_go_slice(a, values, nvalues), detail);
+    }
+
+    if (op == GCP_SEL_GT || op == GCP_SEL_LT) {
+        for (i = 0; i < nvalues; i++) {
+            if (!gcp_sel_parse_int64(values[i], gcp_sel_len(values, lens, i),
+                                     &v))
+            {
+                gcp_sel_errs_invalid(&errs,
+                                     gcp_sprintf(a, "values[%zu]", i),
+                                     gcp_ferr_quote(a, values[i]),
+                                     "for 'Gt', 'Lt' operators, the value "
+                                     "must be an integer");
+            }
+        }
+    }
+
+    for (i = 0; i < nvalues; i++) {
+        text = gcp_sel_errors_text(a, gcp_sel_value_errors, values[i],
+                                   gcp_sel_len(values, lens, i), &n);
+        if (n) {
+            gcp_sel_errs_invalid(&errs,
+                                 gcp_sprintf(a, "values[%zu][%s]", i, key),
+                                 gcp_ferr_quote(a, values[i]), text);
+        }
+    }
+
+    if (errs.nomem) {
+        return GCP_ENOMEM;
+    }
+
+    if (errs.n) {
+        *msg = gcp_sel_errs_message(&errs);
+        return *msg ? GCP_EBADREQUEST : GCP_ENOMEM;
+    }
+
+    /* copies: the strings may belong to a JSON document */
+
+    r->key = gcp_strndup(a, key, key_len);
+    r->op = op;
+    r->nvalues = nvalues;
+    r->values = NULL;
+
+    if (r->key == NULL) {
+        return GCP_ENOMEM;
+    }
+
+    if (nvalues) {
+        r->values = gcp_alloc(a, nvalues * sizeof(const char *));
+        if (r->values == NULL) {
+            return GCP_ENOMEM;
+        }
+
+        for (i = 0; i < nvalues; i++) {
+            r->values[i] = gcp_strndup(a, values[i],
+                                       gcp_sel_len(values, lens, i));
+            if (r->values[i] == NULL) {
+                return GCP_ENOMEM;
+            }
+        }
+
+        gcp_sel_sort_strings(r->values, nvalues);
+    }
+
+    return GCP_OK;
+}
+
+
+/* Stable sort of requirements by key (labels.ByKey). */
+static void
+gcp_sel_sort_reqs(gcp_label_req_t *r, size_t n)
+{
+    size_t           i, j;
+    gcp_label_req_t  t;
+
+    for (i = 1; i < n; i++) {
+        t = r[i];
+
+        for (j = i; j > 0 && strcmp(r[j - 1].key, t.key) > 0; j--) {
+            r[j] = r[j - 1];
+        }
+
+        r[j] = t;
+    }
+}
+
+
+/* ------------------------------------------------------------------ */
+/* the label selector lexer (labels.Lexer)                             */
+
+typedef enum {
+    GCP_TOK_ERROR = 0,
+    GCP_TOK_EOS,
+    GCP_TOK_CLOSE_PAR,
+    GCP_TOK_COMMA,
+    GCP_TOK_NOT,
+    GCP_TOK_DOUBLE_EQUALS,
+    GCP_TOK_EQUALS,
+    GCP_TOK_GT,
+    GCP_TOK_ID,
+    GCP_TOK_IN,
+    GCP_TOK_LT,
+    GCP_TOK_NOT_EQUALS,
+    GCP_TOK_NOT_IN,
+    GCP_TOK_OPEN_PAR
+} gcp_sel_tok_t;
+
+
+typedef struct {
+    gcp_sel_tok_t   tok;
+    const char     *lit;
+} gcp_sel_item_t;
+
+
+typedef struct {
+    const char  *s;
+    size_t       len;
+    size_t       pos;
+} gcp_sel_lexer_t;
+
+
+#define gcp_sel_space(c)                                                      \
+    ((c) == ' ' || (c) == '\t' || (c) == '\r' || (c) == '\n')
+
+#define gcp_sel_special(c)                                                    \
+    ((c) == '=' || (c) == '!' || (c) == '(' || (c) == ')' || (c) == ','       \
+     || (c) == '>' || (c) == '<')
+
+
+/* Like upstream, a NUL byte reads as the end of the string. */
+static unsigned char
+gcp_sel_read(gcp_sel_lexer_t *l)
+{
+    if (l->pos < l->len) {
+        return (unsigned char) l->s[l->pos++];
+    }
+
+    return 0;
+}
+
+
+/* The token spelled by s[0, n), or GCP_TOK_ERROR. */
+static gcp_sel_tok_t
+gcp_sel_keyword(const char *s, size_t n)
+{
+    static const struct {
+        const char     *text;
+        gcp_sel_tok_t   tok;
+    } words[] = {
+        { ")", GCP_TOK_CLOSE_PAR },
+        { ",", GCP_TOK_COMMA },
+        { "!", GCP_TOK_NOT },
+        { "==", GCP_TOK_DOUBLE_EQUALS },
+        { "=", GCP_TOK_EQUALS },
+        { ">", GCP_TOK_GT },
+        { "in", GCP_TOK_IN },
+        { "<", GCP_TOK_LT },
+        { "!=", GCP_TOK_NOT_EQUALS },
+        { "notin", GCP_TOK_NOT_IN },
+        { "(", GCP_TOK_OPEN_PAR },
+    };
+
+    size_t  i;
+
+    for (i = 0; i < gcp_nelems(words); i++) {
+        if (strlen(words[i].text) == n && memcmp(words[i].text, s, n) == 0) {
+            return words[i].tok;
+        }
+    }
+
+    return GCP_TOK_ERROR;
+}
+
+
+static int
+gcp_sel_lex(gcp_arena_t *a, gcp_sel_lexer_t *l, gcp_sel_item_t *it)
+{
+    size_t         start, end;
+    unsigned char  ch;
+    gcp_sel_tok_t  tok, last;
+
+    do {
+        ch = gcp_sel_read(l);
+    } while (gcp_sel_space(ch));
+
+    if (ch == 0) {
+        it->tok = GCP_TOK_EOS;
+        it->lit = "";
+        return GCP_OK;
+    }
+
+    start = l->pos - 1;
+    end = start;
+
+    if (gcp_sel_special(ch)) {
+
+        /* scanSpecialSymbol: the longest operator */
+
+        l->pos--;
+        last = GCP_TOK_ERROR;
+
+        for ( ;; ) {
+            ch = gcp_sel_read(l);
+
+            if (ch == 0) {
+                break;
+            }
+
+            if (!gcp_sel_special(ch)) {
+                l->pos--;
+                break;
+            }
+
+            tok = gcp_sel_keyword(l->s + start, l->pos - start);
+
+            if (tok != GCP_TOK_ERROR) {
+                last = tok;
+                end = l->pos;
+
+            } else if (last != GCP_TOK_ERROR) {
+                l->pos--;
+                break;
+            }
+        }
+
+        if (last == GCP_TOK_ERROR) {
+            it->tok = GCP_TOK_ERROR;
+            it->lit = gcp_sprintf(a, "error expected: keyword found '%.*s'",
+                                  (int) (l->pos - start), l->s + start);
+            return it->lit ? GCP_OK : GCP_ENOMEM;
+        }
+
+        it->tok = last;
+        it->lit = gcp_strndup(a, l->s + start, end - start);
+        return it->lit ? GCP_OK : GCP_ENOMEM;
+    }
+
+    /* scanIDOrKeyword */
+
+    for ( ;; ) {
+        if (ch == 0) {
+            break;
+        }
+
+        if (gcp_sel_special(ch) || gcp_sel_space(ch)) {
+            l->pos--;
+            break;
+        }
+
+        end = l->pos;
+        ch = gcp_sel_read(l);
+    }
+
+    it->lit = gcp_strndup(a, l->s + start, end - start);
+    if (it->lit == NULL) {
+        return GCP_ENOMEM;
+    }
+
+    tok = gcp_sel_keyword(it->lit, end - start);
+    it->tok = (tok == GCP_TOK_IN || tok == GCP_TOK_NOT_IN) ? tok : GCP_TOK_ID;
+
+    return GCP_OK;
+}
+
+
+/* ------------------------------------------------------------------ */
+/* the label selector parser (labels.Parser)                           */
+
+typedef struct {
+    gcp_arena_t     *arena;
+    gcp_sel_item_t  *items;
+    size_t           n;
+    size_t           pos;
+    const char      *err;       /* the error of the failed step */
+    int              rc;        /* GCP_EBADREQUEST or GCP_ENOMEM */
+} gcp_sel_parser_t;
+
+
+/* A set of strings (sets.String), kept in insertion order. */
+typedef struct {
+    const char  **v;
+    size_t        n;
+    size_t        cap;
+} gcp_sel_set_t;
+
+
+/* lookahead / consume; in the Values context "in"/"notin" are IDs. */
+static gcp_sel_item_t
+gcp_sel_peek(gcp_sel_parser_t *p, int values, int consume)
+{
+    gcp_sel_item_t  it;
+
+    it = p->items[p->pos < p->n ? p->pos : p->n - 1];
+
+    if (consume && p->pos < p->n) {
+        p->pos++;
+    }
+
+    if (values && (it.tok == GCP_TOK_IN || it.tok == GCP_TOK_NOT_IN)) {
+        it.tok = GCP_TOK_ID;
+    }
+
+    return it;
+}
+
+#define gcp_sel_lookahead(p, values)  gcp_sel_peek(p, values, 0)
+#define gcp_sel_consume(p, values)    gcp_sel_peek(p, values, 1)
+
+
+/* Records a failure; returns GCP_EBADREQUEST, or GCP_ENOMEM. */
+static int
+gcp_sel_fail(gcp_sel_parser_t *p, const char *err)
+{
+    p->err = err;
+    p->rc = err ? GCP_EBADREQUEST : GCP_ENOMEM;
+
+    return p->rc;
+}
+
+
+static int
+gcp_sel_set_add(gcp_sel_parser_t *p, gcp_sel_set_t *set, const char *s)
+{
+    size_t  i;
+
+    for (i = 0; i < set->n; i++) {
+        if (strcmp(set->v[i], s) == 0) {
+            return GCP_OK;
+        }
+    }
+
+    set->v = gcp_sel_grow(p->arena, set->v, set->n, &set->cap,
+                          sizeof(const char *));
+    if (set->v == NULL) {
+        return gcp_sel_fail(p, NULL);
+    }
+
+    set->v[set->n++] = s;
+
+    return GCP_OK;
+}
+
+
+static int
+gcp_sel_parse_key(gcp_sel_parser_t *p, const char **key, int *op)
+{
+    int             n;
+    const char     *text;
+    gcp_sel_item_t  it;
+
+    *op = -1;
+    it = gcp_sel_consume(p, 1);
+
+    if (it.tok == GCP_TOK_NOT) {
+        *op = GCP_SEL_DOES_NOT_EXIST;
+        it = gcp_sel_consume(p, 1);
+    }
+
+    if (it.tok != GCP_TOK_ID) {
+        return gcp_sel_fail(p, gcp_sprintf(p->arena,
+                                           "found '%s', expected: identifier",
+                                           it.lit));
+    }
+
+    text = gcp_sel_errors_text(p->arena, gcp_sel_key_errors, it.lit,
+                               strlen(it.lit), &n);
+    if (n) {
+        return gcp_sel_fail(p, text
+                 ? gcp_sprintf(p->arena, "<nil>: Invalid value: %s: %s",
+                               gcp_ferr_quote(p->arena, it.lit), text)
+                 : NULL);
+    }
+
+    *key = it.lit;
+
+    it = gcp_sel_lookahead(p, 1);
+
+    if ((it.tok == GCP_TOK_EOS || it.tok == GCP_TOK_COMMA)
+        && *op != GCP_SEL_DOES_NOT_EXIST)
+    {
+        *op = GCP_SEL_EXISTS;
+    }
+
+    return GCP_OK;
+}
+
+
+static int
+gcp_sel_parse_operator(gcp_sel_parser_t *p, gcp_sel_op_t *op)
+{
+    gcp_sel_item_t  it;
+
+    it = gcp_sel_consume(p, 0);
+
+    switch (it.tok) {
+    case GCP_TOK_IN:            *op = GCP_SEL_IN; break;
+    case GCP_TOK_EQUALS:        *op = GCP_SEL_EQUALS; break;
+    case GCP_TOK_DOUBLE_EQUALS: *op = GCP_SEL_DOUBLE_EQUALS; break;
+    case GCP_TOK_GT:            *op = GCP_SEL_GT; break;
+    case GCP_TOK_LT:            *op = GCP_SEL_LT; break;
+    case GCP_TOK_NOT_IN:        *op = GCP_SEL_NOT_IN; break;
+    case GCP_TOK_NOT_EQUALS:    *op = GCP_SEL_NOT_EQUALS; break;
+    default:
+        return gcp_sel_fail(p, gcp_sprintf(p->arena,
+                   "found '%s', expected: in, notin, =, ==, !=, gt, lt",
+                   it.lit));
+    }
+
+    return GCP_OK;
+}
+
+
+/* parseIdentifiersList: a (possibly empty) list of identifiers. */
+static int
+gcp_sel_parse_idlist(gcp_sel_parser_t *p, gcp_sel_set_t *set)
+{
+    gcp_sel_item_t  it, next;
+
+    for ( ;; ) {
+        it = gcp_sel_consume(p, 1);
+
+        switch (it.tok) {
+
+        case GCP_TOK_ID:
+            if (gcp_sel_set_add(p, set, it.lit) != GCP_OK) {
+                return p->rc;
+            }
+
+            next = gcp_sel_lookahead(p, 1);
+
+            if (next.tok == GCP_TOK_COMMA) {
+                continue;
+            }
+
+            if (next.tok == GCP_TOK_CLOSE_PAR) {
+                return GCP_OK;
+            }
+
+            return gcp_sel_fail(p, gcp_sprintf(p->arena,
+                                    "found '%s', expected: ',' or ')'",
+                                    next.lit));
+
+        case GCP_TOK_COMMA:
+            if (set->n == 0 && gcp_sel_set_add(p, set, "") != GCP_OK) {
+                return p->rc;
+            }
+
+            next = gcp_sel_lookahead(p, 1);
+
+            if (next.tok == GCP_TOK_CLOSE_PAR) {
+                return gcp_sel_set_add(p, set, "");
+            }
+
+            if (next.tok == GCP_TOK_COMMA) {
+                (void) gcp_sel_consume(p, 1);
+
+                if (gcp_sel_set_add(p, set, "") != GCP_OK) {
+                    return p->rc;
+                }
+            }
+
+            continue;
+
+        default:
+            return gcp_sel_fail(p, gcp_sprintf(p->arena,
+                                    "found '%s', expected: ',', or identifier",
+                                    it.lit));
+        }
+    }
+}
+
+
+/* parseValues: "(" values ")" */
+static int
+gcp_sel_parse_values(gcp_sel_parser_t *p, gcp_sel_set_t *set)
+{
+    gcp_sel_item_t  it;
+
+    it = gcp_sel_consume(p, 1);
+
+    if (it.tok != GCP_TOK_OPEN_PAR) {
+        return gcp_sel_fail(p, gcp_sprintf(p->arena,
+                                           "found '%s' expected: '('",
+                                           it.lit));
+    }
+
+    it = gcp_sel_lookahead(p, 1);
+
+    switch (it.tok) {
+
+    case GCP_TOK_ID:
+    case GCP_TOK_COMMA:
+        if (gcp_sel_parse_idlist(p, set) != GCP_OK) {
+            return p->rc;
+        }
+
+        if (gcp_sel_consume(p, 1).tok != GCP_TOK_CLOSE_PAR) {
+            return gcp_sel_fail(p, gcp_sprintf(p->arena,
+                                               "found '%s', expected: ')'",
+                                               it.lit));
+        }
+
+        return GCP_OK;
+
+    case GCP_TOK_CLOSE_PAR:
+        (void) gcp_sel_consume(p, 1);
+        return gcp_sel_set_add(p, set, "");
+
+    default:
+        return gcp_sel_fail(p, gcp_sprintf(p->arena,
+                                "found '%s', expected: ',', ')' or identifier",
+                                it.lit));
+    }
+}
+
+
+/* parseExactValue: one value, possibly empty. */
+static int
+gcp_sel_parse_exact(gcp_sel_parser_t *p, gcp_sel_set_t *set)
+{
+    gcp_sel_item_t  it;
+
+    it = gcp_sel_lookahead(p, 1);
+
+    if (it.tok == GCP_TOK_EOS || it.tok == GCP_TOK_COMMA) {
+        return gcp_sel_set_add(p, set, "");
+    }
+
+    it = gcp_sel_consume(p, 1);
+
+    if (it.tok == GCP_TOK_ID) {
+        return gcp_sel_set_add(p, set, it.lit);
+    }
+
+    return gcp_sel_fail(p, gcp_sprintf(p->arena,
+                                       "found '%s', expected: identifier",
+                                       it.lit));
+}
+
+
+static int
+gcp_sel_parse_req(gcp_sel_parser_t *p, gcp_label_req_t *r)
+{
+    int            rc, op;
+    const char    *key, *msg;
+    gcp_sel_op_t   sop;
+    gcp_sel_set_t  set;
+
+    if (gcp_sel_parse_key(p, &key, &op) != GCP_OK) {
+        return p->rc;
+    }
+
+    memset(&set, 0, sizeof(gcp_sel_set_t));
+
+    if (op == GCP_SEL_EXISTS || op == GCP_SEL_DOES_NOT_EXIST) {
+        sop = (gcp_sel_op_t) op;
+
+    } else {
+        if (gcp_sel_parse_operator(p, &sop) != GCP_OK) {
+            return p->rc;
+        }
+
+        rc = (sop == GCP_SEL_IN || sop == GCP_SEL_NOT_IN)
+             ? gcp_sel_parse_values(p, &set) : gcp_sel_parse_exact(p, &set);
+
+        if (rc != GCP_OK) {
+            return p->rc;
+        }
+
+        gcp_sel_sort_strings(set.v, set.n);     /* values.List() */
+    }
+
+    msg = NULL;
+    rc = gcp_sel_new_req(p->arena, key, strlen(key), sop, set.v, NULL, set.n,
+                         r, &msg);
+
+    if (rc == GCP_EBADREQUEST) {
+        return gcp_sel_fail(p, msg);
+    }
+
+    if (rc != GCP_OK) {
+        return gcp_sel_fail(p, NULL);
+    }
+
+    return GCP_OK;
+}
+
+
+/* labels.Parser.parse: the requirements, in input order. */
+static int
+gcp_sel_parse_all(gcp_sel_parser_t *p, gcp_label_selector_t *sel)
+{
+    size_t           cap;
+    gcp_sel_item_t   it;
+    gcp_label_req_t  r;
+
+    cap = 0;
+
+    for ( ;; ) {
+        it = gcp_sel_lookahead(p, 1);
+
+        switch (it.tok) {
+
+        case GCP_TOK_ID:
+        case GCP_TOK_NOT:
+            if (gcp_sel_parse_req(p, &r) != GCP_OK) {
+                if (p->rc == GCP_EBADREQUEST) {
+                    p->err = gcp_sprintf(p->arena,
+                                         "unable to parse requirement: %s",
+                                         p->err);
+                    p->rc = p->err ? GCP_EBADREQUEST : GCP_ENOMEM;
+                }
+                return p->rc;
+            }
+
+            sel->reqs = gcp_sel_grow(p->arena, sel->reqs, sel->n, &cap,
+                                     sizeof(gcp_label_req_t));
+            if (sel->reqs == NULL) {
+                return gcp_sel_fail(p, NULL);
+            }
+
+            sel->reqs[sel->n++] = r;
+
+            it = gcp_sel_consume(p, 1);
+
+            if (it.tok == GCP_TOK_EOS) {
+                return GCP_OK;
+            }
+
+            if (it.tok != GCP_TOK_COMMA) {
+                return gcp_sel_fail(p, gcp_sprintf(p->arena,
+                           "found '%s', expected: ',' or 'end of string'",
+                           it.lit));
+            }
+
+            it = gcp_sel_lookahead(p, 1);
+
+            if (it.tok != GCP_TOK_ID && it.tok != GCP_TOK_NOT) {
+                return gcp_sel_fail(p, gcp_sprintf(p->arena,
+                           "found '%s', expected: identifier after ','",
+                           it.lit));
+            }
+
+            break;
+
+        case GCP_TOK_EOS:
+            return GCP_OK;
+
+        default:
+            return gcp_sel_fail(p, gcp_sprintf(p->arena,
+                       "found '%s', expected: !, identifier, or 'end of "
+                       "string'", it.lit));
+        }
+    }
+}
+
+
+int
+gcp_label_selector_parse(gcp_arena_t *a, const char *s, size_t len,
+    gcp_label_selector_t **out, const char **msg)
+{
+    size_t                 cap;
+    gcp_sel_lexer_t        lex;
+    gcp_sel_parser_t       p;
+    gcp_label_selector_t  *sel;
+
+    *out = NULL;
+    *msg = NULL;
+
+    sel = gcp_calloc(a, sizeof(gcp_label_selector_t));
+    if (sel == NULL) {
+        return GCP_ENOMEM;
+    }
+
+    memset(&p, 0, sizeof(gcp_sel_parser_t));
+    p.arena = a;
+
+    /* scan: every token up to and including the end of string */
+
+    lex.s = s;
+    lex.len = len;
+    lex.pos = 0;
+    cap = 0;
+
+    for ( ;; ) {
+        p.items = gcp_sel_grow(a, p.items, p.n, &cap, sizeof(gcp_sel_item_t));
+        if (p.items == NULL) {
+            return GCP_ENOMEM;
+        }
+
+        if (gcp_sel_lex(a, &lex, &p.items[p.n]) != GCP_OK) {
+            return GCP_ENOMEM;
+        }
+
+        if (p.items[p.n++].tok == GCP_TOK_EOS) {
+            break;
+        }
+    }
+
+    if (gcp_sel_parse_all(&p, sel) != GCP_OK) {
+        *msg = p.err;
+        return p.rc;
+    }
+
+    gcp_sel_sort_reqs(sel->reqs, sel->n);
+
+    *out = sel;
+
+    return GCP_OK;
+}
+
+
+/* ------------------------------------------------------------------ */
+/* metav1.LabelSelector                                                */
+
+static int
+gcp_sel_from_expr(gcp_arena_t *a, const json_t *expr, gcp_label_req_t *r,
+    const char **msg)
+{
+    size_t         i, n;
+    size_t        *lens;
+    const char    *op_name, **values;
+    const json_t  *key, *op, *vals, *v;
+    gcp_sel_op_t   sop;
+
+    static const struct {
+        const char    *name;
+        gcp_sel_op_t   op;
+    } ops[] = {
+        { "In", GCP_SEL_IN },
+        { "NotIn", GCP_SEL_NOT_IN },
+        { "Exists", GCP_SEL_EXISTS },
+        { "DoesNotExist", GCP_SEL_DOES_NOT_EXIST },
+    };
+
+    key = json_object_get(expr, "key");
+    op = json_object_get(expr, "operator");
+    vals = json_object_get(expr, "values");
+
+    if (!json_is_object(expr) || (key && !json_is_string(key))
+        || (op && !json_is_string(op))
+        || (vals && !json_is_array(vals) && !json_is_null(vals)))
+    {
+        *msg = "invalid label selector: malformed matchExpressions";
+        return GCP_EBADREQUEST;
+    }
+
+    op_name = op ? json_string_value(op) : "";
+
+    for (i = 0; i < gcp_nelems(ops); i++) {
+        if (strcmp(op_name, ops[i].name) == 0) {
+            break;
+        }
+    }
+
+    if (i == gcp_nelems(ops)) {
+        *msg = gcp_sprintf(a, "%s is not a valid label selector operator",
+                           gcp_ferr_quote(a, op_name));
+        return *msg ? GCP_EBADREQUEST : GCP_ENOMEM;
+    }
+
+    sop = ops[i].op;
+
+    n = json_is_array(vals) ? json_array_size(vals) : 0;
+    values = gcp_alloc(a, (n + 1) * sizeof(const char *));
+    lens = gcp_alloc(a, (n + 1) * sizeof(size_t));
+
+    if (values == NULL || lens == NULL) {
+        return GCP_ENOMEM;
+    }
+
+    for (i = 0; i < n; i++) {
+        v = json_array_get(vals, i);
+
+        if (!json_is_string(v)) {
+            *msg = "invalid label selector: matchExpressions values must be "
+                   "strings";
+            return GCP_EBADREQUEST;
+        }
+
+        values[i] = json_string_value(v);
+        lens[i] = json_string_length(v);
+    }
+
+    return gcp_sel_new_req(a, key ? json_string_value(key) : "",
+                           key ? json_string_length(key) : 0, sop, values,
+                           lens, n, r, msg);
+}
+
+
+int
+gcp_label_selector_from_json(gcp_arena_t *a, const json_t *ls,
+    gcp_label_selector_t **out, const char **msg)
+{
+    int                    rc;
+    size_t                 i, n, nl, ne, len;
+    const char            *k, *value;
+    const json_t          *ml, *me, *v;
+    gcp_label_selector_t  *sel;
+
+    *out = NULL;
+    *msg = NULL;
+
+    sel = gcp_calloc(a, sizeof(gcp_label_selector_t));
+    if (sel == NULL) {
+        return GCP_ENOMEM;
+    }
+
+    if (ls == NULL || json_is_null(ls)) {
+        sel->nothing = 1;
+        *out = sel;
+        return GCP_OK;
+    }
+
+    ml = json_object_get(ls, "matchLabels");
+    me = json_object_get(ls, "matchExpressions");
+
+    if (!json_is_object(ls) || (ml && !json_is_object(ml) && !json_is_null(ml))
+        || (me && !json_is_array(me) && !json_is_null(me)))
+    {
+        *msg = "invalid label selector: expected an object with matchLabels "
+               "and matchExpressions";
+        return GCP_EBADREQUEST;
+    }
+
+    nl = json_is_object(ml) ? json_object_size(ml) : 0;
+    ne = json_is_array(me) ? json_array_size(me) : 0;
+
+    if (nl + ne) {
+        sel->reqs = gcp_calloc(a, (nl + ne) * sizeof(gcp_label_req_t));
+        if (sel->reqs == NULL) {
+            return GCP_ENOMEM;
+        }
+    }
+
+    n = 0;
+
+    if (nl) {
+        json_object_foreach((json_t *) ml, k, v) {
+            if (!json_is_string(v)) {
+                *msg = "invalid label selector: matchLabels values must be "
+                       "strings";
+                return GCP_EBADREQUEST;
+            }
+
+            value = json_string_value(v);
+            len = json_string_length(v);
+
+            rc = gcp_sel_new_req(a, k, strlen(k), GCP_SEL_EQUALS, &value,
+                                 &len, 1, &sel->reqs[n], msg);
+            if (rc != GCP_OK) {
+                return rc;
+            }
+
+            n++;
+        }
+    }
+
+    for (i = 0; i < ne; i++) {
+        rc = gcp_sel_from_expr(a, json_array_get(me, i), &sel->reqs[n], msg);
+        if (rc != GCP_OK) {
+            return rc;
+        }
+
+        n++;
+    }
+
+    sel->n = n;
+    gcp_sel_sort_reqs(sel->reqs, sel->n);
+
+    *out = sel;
+
+    return GCP_OK;
+}
+
+
+/* ------------------------------------------------------------------ */
+/* label selector use                                                  */
+
+static int
+gcp_sel_has_value(const gcp_label_req_t *r, const json_t *v)
+{
+    size_t       i, len;
+    const char  *s;
+
+    s = json_string_value(v);
+    len = json_string_length(v);
+
+    for (i = 0; i < r->nvalues; i++) {
+        if (strlen(r->values[i]) == len && memcmp(r->values[i], s, len) == 0) {
+            return 1;
+        }
+    }
+
+    return 0;
+}
+
+
+static int
+gcp_sel_req_matches(const gcp_label_req_t *r, const json_t *labels)
+{
+    int64_t        have, want;
+    const json_t  *v;
+
+    v = labels ? json_object_get(labels, r->key) : NULL;
+
+    if (v && !json_is_string(v)) {
+        v = NULL;
+    }
+
+    switch (r->op) {
+
+    case GCP_SEL_IN:
+    case GCP_SEL_EQUALS:
+    case GCP_SEL_DOUBLE_EQUALS:
+        return v && gcp_sel_has_value(r, v);
+
+    case GCP_SEL_NOT_IN:
+    case GCP_SEL_NOT_EQUALS:
+        return v == NULL || !gcp_sel_has_value(r, v);
+
+    case GCP_SEL_EXISTS:
+        return v != NULL;
+
+    case GCP_SEL_DOES_NOT_EXIST:
+        return v == NULL;
+
+    case GCP_SEL_GT:
+    case GCP_SEL_LT:
+        if (v == NULL || r->nvalues != 1
+            || !gcp_sel_parse_int64(json_string_value(v),
+                                    json_string_length(v), &have)
+            || !gcp_sel_parse_int64(r->values[0], strlen(r->values[0]),
+                                    &want))
+        {
+            return 0;
+        }
+
+        return r->op == GCP_SEL_GT ? have > want : have < want;
+    }
+
+    return 0;
+}
+
+
+int
+gcp_label_selector_matches(const gcp_label_selector_t *sel,
+    const json_t *labels)
+{
+    size_t  i;
+
+    if (sel == NULL) {
+        return 1;
+    }
+
+    if (sel->nothing) {
+        return 0;
+    }
+
+    if (labels && !json_is_object(labels)) {
+        labels = NULL;
+    }
+
+    for (i = 0; i < sel->n; i++) {
+        if (!gcp_sel_req_matches(&sel->reqs[i], labels)) {
+            return 0;
+        }
+    }
+
+    return 1;
+}
+
+
+int
+gcp_label_selector_empty(const gcp_label_selector_t *sel)
+{
+    return sel == NULL || (!sel->nothing && sel->n == 0);
+}
+
+
+const char *
+gcp_label_selector_string(gcp_arena_t *a, const gcp_label_selector_t *sel)
+{
+    size_t                  i, j;
+    gcp_buf_t               b;
+    const gcp_label_req_t  *r;
+
+    static const char  *ops[] = {
+        [GCP_SEL_EXISTS] = "",
+        [GCP_SEL_DOES_NOT_EXIST] = "",
+        [GCP_SEL_EQUALS] = "=",
+        [GCP_SEL_DOUBLE_EQUALS] = "==",
+        [GCP_SEL_NOT_EQUALS] = "!=",
+        [GCP_SEL_IN] = " in ",
+        [GCP_SEL_NOT_IN] = " notin ",
+        [GCP_SEL_GT] = ">",
+        [GCP_SEL_LT] = "<",
+    };
+
+    if (sel == NULL || sel->nothing || sel->n == 0) {
+        return "";
+    }
+
+    gcp_buf_init(&b, a);
+
+    for (i = 0; i < sel->n; i++) {
+        r = &sel->reqs[i];
+
+        if (i) {
+            gcp_buf_addc(&b, ',');
+        }
+
+        if (r->op == GCP_SEL_DOES_NOT_EXIST) {
+            gcp_buf_addc(&b, '!');
+        }
+
+        gcp_buf_addstr(&b, r->key);
+
+        if (r->op == GCP_SEL_EXISTS || r->op == GCP_SEL_DOES_NOT_EXIST) {
+            continue;
+        }
+
+        gcp_buf_addstr(&b, ops[r->op]);
+
+        if (r->op == GCP_SEL_IN || r->op == GCP_SEL_NOT_IN) {
+            gcp_buf_addc(&b, '(');
+        }
+
+        for (j = 0; j < r->nvalues; j++) {
+            if (j) {
+                gcp_buf_addc(&b, ',');
+            }
+            gcp_buf_addstr(&b, r->values[j]);
+        }
+
+        if (r->op == GCP_SEL_IN || r->op == GCP_SEL_NOT_IN) {
+            gcp_buf_addc(&b, ')');
+        }
+    }
+
+    if (gcp_buf_failed(&b)) {
+        return NULL;
+    }
+
+    return gcp_strndup(a, b.data, b.len);
+}
+
+
+const char *
+gcp_label_selector_requires(const gcp_label_selector_t *sel, const char *key)
+{
+    size_t                  i;
+    const gcp_label_req_t  *r;
+
+    if (sel == NULL || sel->nothing) {
+        return NULL;
+    }
+
+    for (i = 0; i < sel->n; i++) {
+        r = &sel->reqs[i];
+
+        if (strcmp(r->key, key) != 0) {
+            continue;
+        }
+
+        if ((r->op == GCP_SEL_EQUALS || r->op == GCP_SEL_DOUBLE_EQUALS
+             || r->op == GCP_SEL_IN)
+            && r->nvalues == 1)
+        {
+            return r->values[0];
+        }
+
+        return NULL;
+    }
+
+    return NULL;
+}
+
+
+/* ------------------------------------------------------------------ */
+/* field selectors (fields.ParseSelector)                              */
+
+typedef struct {
+    const char  *s;
+    size_t       len;
+} gcp_sel_part_t;
+
+
+/* One UTF-8 sequence as Go decodes it: its length, 0 if invalid. */
+static size_t
+gcp_sel_utf8_len(const unsigned char *p, size_t len)
+{
+    size_t         n, i;
+    unsigned char  lo, hi;
+
+    if (p[0] < 0x80) {
+        return 1;
+    }
+
+    lo = 0x80;
+    hi = 0xbf;
+
+    if (p[0] >= 0xc2 && p[0] <= 0xdf) {
+        n = 2;
+
+    } else if (p[0] >= 0xe0 && p[0] <= 0xef) {
+        n = 3;
+        lo = (p[0] == 0xe0) ? 0xa0 : 0x80;
+        hi = (p[0] == 0xed) ? 0x9f : 0xbf;
+
+    } else if (p[0] >= 0xf0 && p[0] <= 0xf4) {
+        n = 4;
+        lo = (p[0] == 0xf0) ? 0x90 : 0x80;
+        hi = (p[0] == 0xf4) ? 0x8f : 0xbf;
+
+    } else {
+        return 0;
+    }
+
+    if (len < n || p[1] < lo || p[1] > hi) {
+        return 0;
+    }
+
+    for (i = 2; i < n; i++) {
+        if (p[i] < 0x80 || p[i] > 0xbf) {
+            return 0;
+        }
+    }
+
+    return n;
+}
+
+
+/* Appends the rune at p as Go's WriteRune would (U+FFFD if invalid). */
+static size_t
+gcp_sel_add_rune(gcp_buf_t *b, const char *p, size_t len)
+{
+    size_t  n;
+
+    n = gcp_sel_utf8_len((const unsigned char *) p, len);
+
+    if (n == 0) {
+        gcp_buf_add(b, "\xef\xbf\xbd", 3);
+        return 1;
+    }
+
+    gcp_buf_add(b, p, n);
+
+    return n;
+}
+
+
+/*
+ * fields.UnescapeValue: the unescaped value in b, or an error message.
+ * Returns GCP_OK or GCP_EBADREQUEST (*msg set, arena-owned or static).
+ */
+static int
+gcp_sel_unescape(gcp_buf_t *b, const char *s, size_t len, const char **msg)
+{
+    size_t     i, n;
+    gcp_buf_t  seq;
+
+    for (i = 0; i < len; i++) {
+        if (s[i] == '\\' || s[i] == ',' || s[i] == '=') {
+            break;
+        }
+    }
+
+    if (i == len) {
+        gcp_buf_add(b, s, len);
+        return GCP_OK;
+    }
+
+    i = 0;
+
+    while (i < len) {
+
+        if (s[i] == ',' || s[i] == '=') {
+            *msg = gcp_sprintf(b->arena, "invalid field selector: unescaped "
+                               "character in value: %d", s[i]);
+            return GCP_EBADREQUEST;
+        }
+
+        if (s[i] != '\\') {
+            i += gcp_sel_add_rune(b, s + i, len - i);
+            continue;
+        }
+
+        if (i + 1 == len) {
+            *msg = "invalid field selector: invalid escape sequence: \\";
+            return GCP_EBADREQUEST;
+        }
+
+        i++;
+
+        if (s[i] == '\\' || s[i] == ',' || s[i] == '=') {
+            gcp_buf_addc(b, s[i++]);
+            continue;
+        }
+
+        gcp_buf_init(&seq, b->arena);
+        gcp_buf_addstr(&seq, "invalid field selector: invalid escape "
+                             "sequence: \\");
+        n = gcp_sel_add_rune(&seq, s + i, len - i);
+        (void) n;
+
+        *msg = gcp_buf_failed(&seq) ? NULL
+               : gcp_strndup(b->arena, seq.data, seq.len);
+        return GCP_EBADREQUEST;
+    }
+
+    return GCP_OK;
+}
+
+
+/* Go's string comparison of two byte strings. */
+static int
+gcp_sel_part_cmp(const gcp_sel_part_t *x, const gcp_sel_part_t *y)
+{
+    int  c;
+
+    c = memcmp(x->s, y->s, gcp_min(x->len, y->len));
+    if (c != 0) {
+        return c;
+    }
+
+    return (x->len > y->len) - (x->len < y->len);
+}
+
+
+/* splitTerms, then sorted as sort.StringSlice.  Returns the count. */
+static gcp_sel_part_t *
+gcp_sel_split_terms(gcp_arena_t *a, const char *s, size_t len, size_t *n)
+{
+    int              slash;
+    size_t           i, start, count, j;
+    gcp_sel_part_t  *parts, t;
+
+    count = 1;
+    slash = 0;
+
+    for (i = 0; i < len; i++) {
+        if (slash) {
+            slash = 0;
+        } else if (s[i] == '\\') {
+            slash = 1;
+        } else if (s[i] == ',') {
+            count++;
+        }
+    }
+
+    parts = gcp_alloc(a, count * sizeof(gcp_sel_part_t));
+    if (parts == NULL) {
+        return NULL;
+    }
+
+    *n = 0;
+    start = 0;
+    slash = 0;
+
+    for (i = 0; i <= len; i++) {
+        if (i < len) {
+            if (slash) {
+                slash = 0;
+                continue;
+            }
+
+            if (s[i] == '\\') {
+                slash = 1;
+                continue;
+            }
+
+            if (s[i] != ',') {
+                continue;
+            }
+        }
+
+        parts[*n].s = s + start;
+        parts[*n].len = i - start;
+        (*n)++;
+        start = i + 1;
+    }
+
+    for (i = 1; i < *n; i++) {
+        t = parts[i];
+
+        for (j = i; j > 0 && gcp_sel_part_cmp(&parts[j - 1], &t) > 0; j--) {
+            parts[j] = parts[j - 1];
+        }
+
+        parts[j] = t;
+    }
+
+    return parts;
+}
+
+
+/* splitTerm: the first "!=", "==" or "=" splits; 0 if there is none. */
+static int
+gcp_sel_split_term(const gcp_sel_part_t *part, size_t *lhs, size_t *op)
+{
+    size_t       i, rest;
+    const char  *p;
+
+    for (i = 0; i < part->len; i++) {
+        p = part->s + i;
+        rest = part->len - i;
+
+        if (rest >= 2 && (p[0] == '!' || p[0] == '=') && p[1] == '=') {
+            *lhs = i;
+            *op = 2;
+            return 1;
+        }
+
+        if (p[0] == '=') {
+            *lhs = i;
+            *op = 1;
+            return 1;
+        }
+    }
+
+    return 0;
+}
+
+
+/*
+ * The field label conversion of field (len bytes): NULL if allowed, else
+ * the message ("" when out of memory).
+ */
+static const char *
+gcp_sel_check_label(gcp_arena_t *a, const char *field, size_t len,
+    const char *const *fields)
+{
+    size_t              i;
+    const char         *f, *q;
+    static const char  *defaults[] = {
+        "metadata.name", "metadata.namespace", NULL
+    };
+
+    for (i = 0; (f = (fields ? fields : defaults)[i]) != NULL; i++) {
+        if (strlen(f) == len && memcmp(f, field, len) == 0) {
+            return NULL;
+        }
+    }
+
+    if (fields == NULL) {
+        q = gcp_strndup(a, field, len);
+        if (q == NULL) {
+            return "";
+        }
+
+        q = gcp_ferr_quote(a, q);
+        f = gcp_sprintf(a, "%s is not a known field selector: only "
+                        "\"metadata.name\", \"metadata.namespace\"", q);
+    } else {
+        f = gcp_sprintf(a, "field label not supported: %.*s", (int) len,
+                        field);
+    }
+
+    return f ? f : "";
+}
+
+
+int
+gcp_field_selector_parse(gcp_arena_t *a, const char *s, size_t len,
+    const char *const *fields, gcp_field_selector_t **out, const char **msg)
+{
+    int                    rc;
+    size_t                 i, n, lhs, op;
+    gcp_buf_t              b;
+    const char            *label_err;
+    gcp_sel_part_t        *parts;
+    gcp_field_term_t      *t;
+    gcp_field_selector_t  *sel;
+
+    *out = NULL;
+    *msg = NULL;
+    label_err = NULL;
+
+    sel = gcp_calloc(a, sizeof(gcp_field_selector_t));
+    if (sel == NULL) {
+        return GCP_ENOMEM;
+    }
+
+    if (len == 0) {
+        *out = sel;
+        return GCP_OK;
+    }
+
+    parts = gcp_sel_split_terms(a, s, len, &n);
+    if (parts == NULL) {
+        return GCP_ENOMEM;
+    }
+
+    sel->terms = gcp_calloc(a, n * sizeof(gcp_field_term_t));
+    if (sel->terms == NULL) {
+        return GCP_ENOMEM;
+    }
+
+    for (i = 0; i < n; i++) {
+        if (parts[i].len == 0) {
+            continue;
+        }
+
+        if (!gcp_sel_split_term(&parts[i], &lhs, &op)) {
+            *msg = gcp_sprintf(a, "invalid selector: '%.*s'; can't "
+                               "understand '%.*s'", (int) len, s,
+                               (int) parts[i].len, parts[i].s);
+            return *msg ? GCP_EBADREQUEST : GCP_ENOMEM;
+        }
+
+        t = &sel->terms[sel->n++];
+        t->not_equal = (parts[i].s[lhs] == '!');
+
+        t->field = gcp_strndup(a, parts[i].s, lhs);
+        if (t->field == NULL) {
+            return GCP_ENOMEM;
+        }
+
+        gcp_buf_init(&b, a);
+
+        rc = gcp_sel_unescape(&b, parts[i].s + lhs + op,
+                              parts[i].len - lhs - op, msg);
+        if (rc != GCP_OK) {
+            return *msg ? rc : GCP_ENOMEM;
+        }
+
+        t->value_len = b.len;
+        t->value = gcp_strndup(a, b.len ? b.data : "", b.len);
+
+        if (gcp_buf_failed(&b) || t->value == NULL) {
+            return GCP_ENOMEM;
+        }
+
+        /*
+         * Transform with the resource's field label conversion: it runs
+         * once every term has parsed, so its error is reported only then.
+         */
+
+        if (label_err == NULL) {
+            label_err = gcp_sel_check_label(a, parts[i].s, lhs, fields);
+        }
+    }
+
+    if (label_err) {
+        *msg = label_err[0] ? label_err : NULL;
+        return label_err[0] ? GCP_EBADREQUEST : GCP_ENOMEM;
+    }
+
+    *out = sel;
+
+    return GCP_OK;
+}
+
+
+int
+gcp_field_selector_matches(const gcp_field_selector_t *sel,
+    const char *(*get)(void *ctx, const char *field), void *ctx)
+{
+    int                      eq;
+    size_t                   i;
+    const char              *v;
+    const gcp_field_term_t  *t;
+
+    if (sel == NULL) {
+        return 1;
+    }
+
+    for (i = 0; i < sel->n; i++) {
+        t = &sel->terms[i];
+
+        v = get(ctx, t->field);
+        v = v ? v : "";
+
+        eq = (strlen(v) == t->value_len
+              && memcmp(v, t->value, t->value_len) == 0);
+
+        if (eq == t->not_equal) {
+            return 0;
+        }
+    }
+
+    return 1;
+}
+
+
+int
+gcp_field_selector_empty(const gcp_field_selector_t *sel)
+{
+    return sel == NULL || sel->n == 0;
+}
+
+
+const char *
+gcp_field_selector_requires(const gcp_field_selector_t *sel,
+    const char *field)
+{
+    size_t  i;
+
+    if (sel == NULL) {
+        return NULL;
+    }
+
+    for (i = 0; i < sel->n; i++) {
+        if (!sel->terms[i].not_equal
+            && strcmp(sel->terms[i].field, field) == 0)
+        {
+            return sel->terms[i].value;
+        }
+    }
+
+    return NULL;
+}
+
+
+const char *
+gcp_field_selector_string(gcp_arena_t *a, const gcp_field_selector_t *sel)
+{
+    size_t                   i, j;
+    gcp_buf_t                b;
+    const gcp_field_term_t  *t;
+
+    if (sel == NULL || sel->n == 0) {
+        return "";
+    }
+
+    gcp_buf_init(&b, a);
+
+    for (i = 0; i < sel->n; i++) {
+        t = &sel->terms[i];
+
+        if (i) {
+            gcp_buf_addc(&b, ',');
+        }
+
+        gcp_buf_addstr(&b, t->field);
+        gcp_buf_addstr(&b, t->not_equal ? "!=" : "=");
+
+        for (j = 0; j < t->value_len; j++) {
+            if (t->value[j] == '\\' || t->value[j] == ','
+                || t->value[j] == '=')
+            {
+                gcp_buf_addc(&b, '\\');
+            }
+            gcp_buf_addc(&b, t->value[j]);
+        }
+    }
+
+    if (gcp_buf_failed(&b)) {
+        return NULL;
+    }
+
+    return gcp_strndup(a, b.data, b.len);
+}
