@@ -19,12 +19,16 @@ gcp_store_prefix_end(gcp_arena_t *a, gcp_str_t prefix)
         }
     }
 
-    if (n == 0) {
+    end = gcp_alloc(a, n ? n : 1);
+    if (end == NULL) {
         return r;
     }
 
-    end = gcp_alloc(a, n);
-    if (end == NULL) {
+    if (n == 0) {
+        /* no key is greater: etcd's "\0", no upper bound */
+        end[0] = '\0';
+        r.data = end;
+        r.len = 1;
         return r;
     }
 

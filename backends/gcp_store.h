@@ -111,9 +111,10 @@ struct gcp_store_ops_s {
                  gcp_arena_t *a, gcp_store_done_pt done, void *arg);
 
     /*
-     * [key, range_end); range_end.len == 0 means the single key.  limit 0
-     * is unlimited.  revision 0 is the current revision.  count_only
-     * returns count without kvs.
+     * [key, range_end); range_end.len == 0 means the single key, and
+     * range_end "\0" (one NUL byte) means no upper bound (as in etcd).
+     * limit 0 is unlimited.  revision 0 is the current revision.
+     * count_only returns count without kvs.
      */
     void  (*range)(gcp_store_t *s, gcp_str_t key, gcp_str_t range_end,
                    int64_t revision, int64_t limit, int count_only,
@@ -189,8 +190,8 @@ struct gcp_store_s {
 
 /*
  * Returns the smallest key greater than every key that starts with prefix
- * (etcd's prefix range_end), allocated from a; len 0 when prefix is empty or
- * all 0xff (then the range is unbounded).
+ * (etcd's prefix range_end), allocated from a; "\0" (no upper bound) when
+ * prefix is empty or all 0xff; len 0 only when a is out of memory.
  */
 gcp_str_t gcp_store_prefix_end(gcp_arena_t *a, gcp_str_t prefix);
 

@@ -1,0 +1,259 @@
+
+/*
+ * LMDB backend: get and range at a revision.
+ */
+
+#include "gcp_lmdb.h"
+
+
+int
+gcp_lmdb_check_rev(gcp_lmdb_store_t *s, MDB_txn *txn, int64_t revision,
+    gcp_store_result_t *res)
+{
+    int      rc;
+    int64_t  cur, compacted;
+
+    rc = gcp_lmdb_meta_get(s, txn, "revision", GCP_LMDB_FIRST_REV, &cur);
+    if (rc == GCP_OK) {
+        rc = gcp_lmdb_meta_get(s, txn, "compact", 0, &compacted);
+    }
+
+    if (rc != GCP_OK) {
+        res->message = "storage: cannot read the store revision";
+        return rc;
+    }
+
+    res->compact_revision = compacted;
+    res->revision = cur;
+
+    if (revision < 0) {
+        res->message = "storage: negative revision";
+        return GCP_EBADREQUEST;
+    }
+
+    if (revision > cur) {
+        res->message = "mvcc: required revision is a future revision";
+        return GCP_EFUTURE;
+    }
+
+    if (revision != 0 && revision < compacted) {
+        res->message = "mvcc: required revision has been compacted";
+        return GCP_ECOMPACTED;
+    }
+
+    if (revision != 0) {
+        res->revision = revision;
+    }
+
+    return GCP_OK;
+}
+
+
+typedef struct {
+    gcp_arena_t         *arena;
+    gcp_buf_t            kvs;
+    int64_t              limit;
+    int                  count_only;
+    gcp_store_result_t  *res;
+} gcp_lmdb_collect_t;
+
+
+/* Counts e (the version of a key at the read revision) and keeps it. */
+static int
+gcp_lmdb_collect(gcp_lmdb_collect_t *col, const gcp_lmdb_entry_t *e)
+{
+    gcp_kv_t  kv;
+
+    if (e->tombstone) {
+        return GCP_OK;
+    }
+
+    col->res->count++;
+
+    if (col->count_only
+        || (col->limit > 0 && (int64_t) col->res->nkvs >= col->limit))
+    {
+        return GCP_OK;
+    }
+
+    if (gcp_lmdb_copy_kv(col->arena, e, &kv) != GCP_OK) {
+        return GCP_ENOMEM;
+    }
+
+    gcp_buf_add(&col->kvs, &kv, sizeof(gcp_kv_t));
+    if (gcp_buf_failed(&col->kvs)) {
+        return GCP_ENOMEM;
+    }
+
+    col->res->nkvs++;
+    col->res->kvs = (gcp_kv_t *) col->kvs.data;
+
+    return GCP_OK;
+}
+
+
+/* Visits every key in [key, end) (end NULL: unbounded) at revision rev. */
+static int
+gcp_lmdb_scan(MDB_cursor *c, gcp_str_t key, const gcp_str_t *end,
+    int64_t rev, gcp_lmdb_collect_t *col)
+{
+    int               mrc, rc;
+    char              buf[GCP_LMDB_KEYBUF];
+    MDB_val           k, v;
+    gcp_lmdb_entry_t  e, f;
+
+    k.mv_data = (void *) key.data;
+    k.mv_size = key.len;
+
+    mrc = key.len ? mdb_cursor_get(c, &k, &v, MDB_SET_RANGE)
+                  : mdb_cursor_get(c, &k, &v, MDB_FIRST);
+
+    while (mrc == MDB_SUCCESS) {
+
+        rc = gcp_lmdb_decode(&k, &v, &e);
+        if (rc != GCP_OK) {
+            return rc;
+        }
+
+        if (end != NULL
+            && gcp_lmdb_keycmp(e.key.data, e.key.len, end->data, end->len)
+               >= 0)
+        {
+            return GCP_OK;
+        }
+
+        /* e.key points into the read snapshot: stable for the txn */
+
+        rc = gcp_lmdb_find(c, e.key, rev, &f);
+
+        if (rc == GCP_OK) {
+            rc = gcp_lmdb_collect(col, &f);
+            if (rc != GCP_OK) {
+                return rc;
+            }
+
+        } else if (rc != GCP_ENOTFOUND) {
+            return rc;
+        }
+
+        gcp_lmdb_hist_key(buf, e.key, UINT64_MAX, &k);
+        mrc = mdb_cursor_get(c, &k, &v, MDB_SET_RANGE);
+    }
+
+    if (mrc != MDB_NOTFOUND) {
+        return gcp_lmdb_rc(mrc, NULL);
+    }
+
+    return GCP_OK;
+}
+
+
+static void
+gcp_lmdb_read(gcp_lmdb_store_t *s, gcp_str_t key, gcp_str_t range_end,
+    int single, int64_t revision, int64_t limit, int count_only,
+    gcp_arena_t *a, gcp_store_done_pt done, void *arg)
+{
+    int                  rc, mrc, unbounded;
+    MDB_txn             *txn;
+    MDB_cursor          *c;
+    const char          *msg;
+    gcp_lmdb_entry_t     e;
+    gcp_store_result_t  *res;
+    gcp_lmdb_collect_t   col;
+
+    res = gcp_lmdb_result(a);
+    if (res->rc != GCP_OK) {
+        done(arg, res);
+        return;
+    }
+
+    unbounded = (range_end.len == 1 && range_end.data[0] == '\0');
+
+    rc = gcp_lmdb_check_key(s, key, !single, &msg);
+    if (rc != GCP_OK) {
+        done(arg, gcp_lmdb_fail(res, rc, msg));
+        return;
+    }
+
+    rc = gcp_lmdb_rbegin(s, &txn);
+    if (rc != GCP_OK) {
+        done(arg, gcp_lmdb_fail(res, rc, "storage: cannot begin a read"));
+        return;
+    }
+
+    rc = gcp_lmdb_check_rev(s, txn, revision, res);
+    if (rc != GCP_OK) {
+        gcp_lmdb_rend(s, txn);
+        done(arg, gcp_lmdb_fail(res, rc, res->message));
+        return;
+    }
+
+    mrc = mdb_cursor_open(txn, s->hist, &c);
+    if (mrc != MDB_SUCCESS) {
+        gcp_lmdb_rend(s, txn);
+        rc = gcp_lmdb_rc(mrc, &msg);
+        done(arg, gcp_lmdb_fail(res, rc, msg));
+        return;
+    }
+
+    col.arena = a;
+    col.limit = limit;
+    col.count_only = count_only;
+    col.res = res;
+    gcp_buf_init(&col.kvs, a);
+
+    if (single) {
+        rc = gcp_lmdb_find(c, key, res->revision, &e);
+
+        if (rc == GCP_OK) {
+            rc = gcp_lmdb_collect(&col, &e);
+
+        } else if (rc == GCP_ENOTFOUND) {
+            rc = GCP_OK;
+        }
+
+    } else if (!unbounded
+               && gcp_lmdb_keycmp(key.data, key.len, range_end.data,
+                                  range_end.len) >= 0)
+    {
+        rc = GCP_OK;
+
+    } else {
+        rc = gcp_lmdb_scan(c, key, unbounded ? NULL : &range_end,
+                           res->revision, &col);
+    }
+
+    mdb_cursor_close(c);
+    gcp_lmdb_rend(s, txn);
+
+    if (rc != GCP_OK) {
+        done(arg, gcp_lmdb_fail(res, rc, "storage: read failed"));
+        return;
+    }
+
+    res->more = (!count_only && res->count > (int64_t) res->nkvs);
+
+    done(arg, res);
+}
+
+
+void
+gcp_lmdb_get(gcp_store_t *st, gcp_str_t key, int64_t revision,
+    gcp_arena_t *a, gcp_store_done_pt done, void *arg)
+{
+    gcp_str_t  none = gcp_null_string;
+
+    gcp_lmdb_read((gcp_lmdb_store_t *) st, key, none, 1, revision, 0, 0, a,
+                  done, arg);
+}
+
+
+void
+gcp_lmdb_range(gcp_store_t *st, gcp_str_t key, gcp_str_t range_end,
+    int64_t revision, int64_t limit, int count_only, gcp_arena_t *a,
+    gcp_store_done_pt done, void *arg)
+{
+    gcp_lmdb_read((gcp_lmdb_store_t *) st, key, range_end,
+                  range_end.len == 0, revision, limit, count_only, a, done,
+                  arg);
+}
