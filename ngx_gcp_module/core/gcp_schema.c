@@ -228,3 +228,95 @@ gcp_schema_ext(const gcp_schema_set_t *set, const json_t *node,
 
     return node ? json_string_value(json_object_get(node, key)) : NULL;
 }
+
+
+static int
+gcp_schema_str_is(const json_t *v, const char *s)
+{
+    return json_is_string(v) && strcmp(json_string_value(v), s) == 0;
+}
+
+
+static int
+gcp_schema_has_gvk(const json_t *def, const char *group, const char *version,
+    const char *kind)
+{
+    size_t   i;
+    json_t  *g;
+
+    json_array_foreach(json_object_get(def, "x-kubernetes-group-version-kind"),
+                       i, g)
+    {
+        if (gcp_schema_str_is(json_object_get(g, "group"), group)
+            && gcp_schema_str_is(json_object_get(g, "version"), version)
+            && gcp_schema_str_is(json_object_get(g, "kind"), kind))
+        {
+            return 1;
+        }
+    }
+
+    return 0;
+}
+
+
+const char *
+gcp_schema_find_gvk(const gcp_schema_set_t *set, const char *group,
+    const char *version, const char *kind)
+{
+    const char  *name, *found;
+    json_t      *def;
+
+    if (set == NULL) {
+        return NULL;
+    }
+
+    found = NULL;
+
+    json_object_foreach(set->defs, name, def) {
+        if (gcp_schema_has_gvk(def, group, version, kind)
+            && (found == NULL || strcmp(name, found) < 0))
+        {
+            found = name;
+        }
+    }
+
+    return found;
+}
+
+
+const char *
+gcp_schema_def_name(const gcp_schema_set_t *set, const json_t *node)
+{
+    int          n;
+    json_t      *def;
+    const char  *name, *ref;
+
+    if (set == NULL || node == NULL) {
+        return NULL;
+    }
+
+    ref = NULL;
+
+    /* the last reference of a chain names the definition reached */
+    for (n = 0; n < GCP_SCHEMA_MAX_REFS; n++) {
+        name = gcp_schema_ref_name(node);
+        if (name == NULL) {
+            break;
+        }
+
+        ref = name;
+        node = gcp_schema_get(set, name);
+    }
+
+    if (ref) {
+        return ref;
+    }
+
+    json_object_foreach(set->defs, name, def) {
+        if (def == node) {
+            return name;
+        }
+    }
+
+    return NULL;
+}
