@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "gcp_ferr.h"
+#include "gcp_json.h"
 
 
 static const struct {
@@ -86,44 +87,7 @@ gcp_ferrs_add(gcp_ferrs_t *errs, gcp_ferr_type_t type, const char *field,
 const char *
 gcp_ferr_quote(gcp_arena_t *a, const char *s)
 {
-    gcp_buf_t      b;
-    unsigned char  c;
-    char           esc[8];
-    const char    *r;
-
-    gcp_buf_init(&b, a);
-    gcp_buf_addc(&b, '"');
-
-    for ( /* void */ ; *s; s++) {
-        c = (unsigned char) *s;
-
-        switch (c) {
-        case '"':  gcp_buf_add(&b, "\\\"", 2); continue;
-        case '\\': gcp_buf_add(&b, "\\\\", 2); continue;
-        case '\a': gcp_buf_add(&b, "\\a", 2); continue;
-        case '\b': gcp_buf_add(&b, "\\b", 2); continue;
-        case '\f': gcp_buf_add(&b, "\\f", 2); continue;
-        case '\n': gcp_buf_add(&b, "\\n", 2); continue;
-        case '\r': gcp_buf_add(&b, "\\r", 2); continue;
-        case '\t': gcp_buf_add(&b, "\\t", 2); continue;
-        case '\v': gcp_buf_add(&b, "\\v", 2); continue;
-        }
-
-        if (c < 0x20 || c == 0x7f) {
-            snprintf(esc, sizeof(esc), "\\x%02x", c);
-            gcp_buf_addstr(&b, esc);
-            continue;
-        }
-
-        gcp_buf_addc(&b, (char) c);
-    }
-
-    gcp_buf_addc(&b, '"');
-
-    /* copy out of the malloc'd buffer so the result is plain arena memory */
-    r = gcp_strndup(a, gcp_buf_cstr(&b), b.len);
-
-    return r ? r : "\"\"";
+    return gcp_go_quote(a, s, strlen(s));
 }
 
 
@@ -182,35 +146,72 @@ gcp_ferr_cause_message(gcp_arena_t *a, const gcp_ferr_t *e)
 }
 
 
+/*
+ * As field.ErrorList.ToAggregate().Error(): each error as "FIELD: BODY"
+ * (also for an empty field), identical ones once, in brackets when more
+ * than one remains.
+ */
 const char *
 gcp_ferrs_message(const gcp_ferrs_t *errs, const char *kind,
     const char *name)
 {
-    gcp_buf_t          b;
+    size_t             start, n, i, len;
+    size_t            *offs;
+    gcp_buf_t          b, one;
     const gcp_ferr_t  *e;
 
     gcp_buf_init(&b, errs->arena);
     gcp_buf_printf(&b, "%s \"%s\" is invalid: ", kind, name ? name : "");
 
-    if (errs->n > 1) {
-        gcp_buf_addc(&b, '[');
+    offs = gcp_alloc(errs->arena, (errs->n + 1) * 2 * sizeof(size_t));
+    if (offs == NULL) {
+        return NULL;
     }
 
+    start = b.len;
+    n = 0;
+
     for (e = errs->first; e; e = e->next) {
-        if (e != errs->first) {
+        gcp_buf_init(&one, errs->arena);
+        gcp_buf_addstr(&one, e->field);
+        gcp_buf_addstr(&one, ": ");
+        gcp_ferr_body(&one, e);
+        gcp_buf_cstr(&one);
+
+        for (i = 0; i < n; i++) {
+            len = offs[2 * i + 1];
+
+            if (len == one.len
+                && memcmp(b.data + offs[2 * i], one.data, len) == 0)
+            {
+                break;
+            }
+        }
+
+        if (i < n || gcp_buf_failed(&one)) {
+            continue;
+        }
+
+        if (n) {
             gcp_buf_addstr(&b, ", ");
         }
 
-        if (e->field[0]) {
-            gcp_buf_addstr(&b, e->field);
-            gcp_buf_addstr(&b, ": ");
-        }
+        offs[2 * n] = b.len;
+        offs[2 * n + 1] = one.len;
+        n++;
 
-        gcp_ferr_body(&b, e);
+        gcp_buf_add(&b, one.data, one.len);
     }
 
-    if (errs->n > 1) {
+    if (n > 1) {
         gcp_buf_addc(&b, ']');
+        gcp_buf_cstr(&b);
+
+        if (!gcp_buf_failed(&b)) {
+            memmove(b.data + start + 1, b.data + start, b.len - start);
+            b.data[start] = '[';
+            b.len++;
+        }
     }
 
     return gcp_strndup(errs->arena, gcp_buf_cstr(&b), b.len);

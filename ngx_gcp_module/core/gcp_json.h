@@ -1,0 +1,156 @@
+
+/*
+ * JSON as kube-apiserver reads and writes it (Go's encoding/json and
+ * sigs.k8s.io/json), on top of jansson values.
+ *
+ * Parsing (untrusted request bodies):
+ *   - one iterative pass, no recursion: syntax errors, their offsets and
+ *     their messages are those of Go's scanner ("unexpected end of JSON
+ *     input", "invalid character 'x' looking for beginning of value", ...);
+ *   - nesting deeper than GCP_JSON_MAX_DEPTH (10000, Go's limit) fails with
+ *     "invalid character '[' exceeded max depth";
+ *   - object key order is kept; a repeated key keeps its first position and
+ *     its last value (Go: last wins);
+ *   - strings: invalid UTF-8 and lone surrogate escapes become U+FFFD as
+ *     Go does; NUL characters are kept;
+ *   - numbers: an integer literal that fits int64 is a json integer, any
+ *     other number a json real (so integers beyond int64 lose precision,
+ *     as with Go's float64); a number beyond float64's range fails with
+ *     "json: cannot unmarshal number 1e999 into Go value of type float64"
+ *     (reported only when the document has no syntax error, as in Go);
+ *   - duplicate keys can be collected as strict decoding paths ("data.k",
+ *     "spec.items[0].name"), deduplicated, in document order, at most 100.
+ *     They are found for every object; kube-apiserver reports them only for
+ *     fields its types know, so the caller filters if it must.
+ *
+ * Serialisation is byte-identical to Go's json.Marshal of the same value
+ * (HTML-safe escaping, U+2028/U+2029 escaped, invalid UTF-8 as \ufffd,
+ * float64 formatting); pretty output is json.MarshalIndent(v, "", "  ").
+ * Neither adds a trailing newline (json.Encoder.Encode adds "\n").
+ */
+
+#ifndef _GCP_JSON_H_INCLUDED_
+#define _GCP_JSON_H_INCLUDED_
+
+
+#include <jansson.h>
+
+#include "gcp_core.h"
+
+
+#define GCP_JSON_MAX_DEPTH       10000
+#define GCP_JSON_MAX_DUPLICATES  100
+
+/* gcp_json_parse_ex() flags */
+#define GCP_JSON_DUPLICATES      0x01   /* collect duplicate key paths */
+
+
+typedef struct {
+    const char   *msg;          /* NULL, or Go's error message */
+    size_t        offset;       /* Go's SyntaxError.Offset */
+    const char  **dups;         /* duplicate key paths */
+    size_t        ndups;
+} gcp_json_info_t;
+
+
+/*
+ * Parses len bytes of data.  On success returns GCP_OK and *out, a new
+ * reference whose release is registered on the arena: the caller never
+ * decrefs it (json_incref() it to keep it beyond the arena).  On a syntax
+ * or number error returns GCP_EBADREQUEST with info->msg set; on
+ * allocation failure GCP_ENOMEM.  info may be NULL; its strings and the
+ * dups array are owned by the arena.  With GCP_JSON_DUPLICATES, info->dups
+ * lists the duplicate key paths (also when parsing fails later on).
+ */
+int gcp_json_parse_ex(gcp_arena_t *a, const char *data, size_t len,
+    unsigned flags, json_t **out, gcp_json_info_t *info);
+
+/*
+ * Returns the parsed value (arena-released, as above), or NULL with *msg
+ * set to Go's message ("out of memory" on allocation failure), owned by
+ * the arena or static.
+ */
+json_t *gcp_json_parse(gcp_arena_t *a, const char *data, size_t len,
+    const char **msg);
+
+/*
+ * Sets *paths (arena array of arena strings) and *npaths to the duplicate
+ * key paths of the document.  Returns GCP_OK (also for a document with a
+ * syntax error: the duplicates before it are listed), or GCP_ENOMEM.
+ */
+int gcp_json_duplicates(gcp_arena_t *a, const char *data, size_t len,
+    const char ***paths, size_t *npaths);
+
+
+/* Appends v as Go's json.Marshal (pretty: MarshalIndent with 2 spaces). */
+void gcp_json_dump_buf(gcp_buf_t *b, const json_t *v, int pretty);
+
+/*
+ * Returns v serialised as gcp_json_dump_buf() does, NUL-terminated, in
+ * arena memory; { NULL, 0 } on allocation failure.
+ */
+gcp_str_t gcp_json_dump(gcp_arena_t *a, const json_t *v, int pretty);
+
+/* Appends s (len bytes) as Go's JSON string literal, quotes included. */
+void gcp_json_add_string(gcp_buf_t *b, const char *s, size_t len);
+
+
+/*
+ * Go formatting of a float64 into buf (at least 32 bytes); returns the
+ * length.  fmt 'j': as encoding/json ('f' for exponents in [-6, 21), else
+ * 'e' with "e-07" shortened to "e-7"); fmt 'g': strconv.FormatFloat(v, 'g',
+ * -1, 64).  v must be finite.
+ */
+size_t gcp_json_format_float(double v, int fmt, char *buf);
+
+/*
+ * Decodes one UTF-8 sequence as Go's utf8.DecodeRune: returns its length
+ * (1..4) and sets *rune; an invalid or truncated sequence returns 1 and
+ * U+FFFD.  n must be at least 1.
+ */
+size_t gcp_utf8_decode(const unsigned char *p, size_t n, uint32_t *rune);
+
+/* Appends rune r (valid Unicode scalar value) as UTF-8. */
+void gcp_utf8_add(gcp_buf_t *b, uint32_t r);
+
+/*
+ * Returns 1 if Go's strconv.IsPrint(r) holds.  Exact for ASCII and
+ * Latin-1; beyond, every assigned-looking rune is printable except the
+ * format, separator, private-use and noncharacter ranges Go rejects.
+ */
+int gcp_go_isprint(uint32_t r);
+
+/*
+ * Returns s (len bytes) quoted as Go's strconv.Quote / %q, owned by the
+ * arena ("\"\"" on allocation failure).
+ */
+const char *gcp_go_quote(gcp_arena_t *a, const char *s, size_t len);
+
+
+/*
+ * Returns the value reached from obj through the object keys given as
+ * further arguments (NULL-terminated), borrowed; NULL when a step is
+ * missing or not an object.
+ */
+json_t *gcp_json_get(const json_t *obj, ...)
+#if defined(__GNUC__)
+    __attribute__((sentinel))
+#endif
+    ;
+
+/* As gcp_json_get(), returning the string value, or NULL (not a string). */
+const char *gcp_json_get_str(const json_t *obj, ...)
+#if defined(__GNUC__)
+    __attribute__((sentinel))
+#endif
+    ;
+
+/*
+ * Returns obj[key] as an object, borrowed: the existing object, or a new
+ * empty one stored there when the key is absent or null.  Returns NULL if
+ * obj is not an object, obj[key] has another type, or memory runs out.
+ */
+json_t *gcp_json_object_child(json_t *obj, const char *key);
+
+
+#endif /* _GCP_JSON_H_INCLUDED_ */
