@@ -73,7 +73,8 @@ struct gcp_resource_s {
     const char               *short_names[4];   /* NULL-terminated */
     const char               *categories[4];    /* NULL-terminated */
     unsigned                  namespaced:1;
-    unsigned                  name_is_label:1;  /* names are DNS labels */
+    unsigned                  name_mode:2;      /* gcp_name_mode_t */
+    unsigned                  delete_returns_object:1;
     unsigned                  verbs;            /* GCP_VERB_* */
 
     const gcp_subresource_t  *subresources;
@@ -93,7 +94,12 @@ struct gcp_resource_s {
     const gcp_column_t       *columns;      /* Table columns after Name */
     size_t                    ncolumns;
 
-    /* field selector labels beyond metadata.name and metadata.namespace */
+    /*
+     * Field selector labels, all of them (metadata.* included), for
+     * resources that have their own; NULL: metadata.name and, when
+     * namespaced, metadata.namespace (with kube-apiserver's different
+     * message for unknown labels).
+     */
     const char * const       *field_labels;
 
     const gcp_strategy_t     *strategy;     /* NULL: generic behaviour */

@@ -1,0 +1,404 @@
+
+/*
+ * The API server core: creation, bootstrap, and routing of every request
+ * (see gcp_api.h).
+ */
+
+#include <stdlib.h>
+
+#include "gcp_discovery.h"
+#include "gcp_health.h"
+#include "gcp_json.h"
+#include "gcp_openapi_serve.h"
+#include "gcp_rand.h"
+#include "gcp_reg.h"
+#include "gcp_time.h"
+#include "gcp_types.h"
+
+
+#define GCP_DEFAULT_VERSION  "v1.32.0-ngx-gcp"
+
+#ifndef GCP_BUILD_DATE
+#define GCP_BUILD_DATE       "1970-01-01T00:00:00Z"
+#endif
+
+
+gcp_api_t *
+gcp_api_create(const gcp_api_conf_t *conf, const char **err)
+{
+    gcp_api_t  *api;
+
+    api = calloc(1, sizeof(gcp_api_t));
+    if (api == NULL) {
+        *err = "out of memory";
+        return NULL;
+    }
+
+    api->conf = *conf;
+    api->store = conf->store;
+
+    if (api->conf.git_version == NULL) {
+        api->conf.git_version = GCP_DEFAULT_VERSION;
+    }
+
+    api->registry = gcp_registry_create();
+    api->schemas = gcp_schema_set_create();
+
+    if (api->registry == NULL || api->schemas == NULL
+        || gcp_types_register(api->registry) != GCP_OK)
+    {
+        *err = "out of memory";
+        gcp_api_destroy(api);
+        return NULL;
+    }
+
+    if (gcp_schema_set_load_embedded(api->schemas, err) != GCP_OK) {
+        gcp_api_destroy(api);
+        return NULL;
+    }
+
+    return api;
+}
+
+
+void
+gcp_api_destroy(gcp_api_t *api)
+{
+    if (api == NULL) {
+        return;
+    }
+
+    gcp_openapi_cache_free(api);
+    gcp_registry_free(api->registry);
+    gcp_schema_set_free(api->schemas);
+    free(api);
+}
+
+
+/* bootstrap */
+
+
+static const char * const  gcp_system_namespaces[] = {
+    "default", "kube-system", "kube-public", NULL
+};
+
+
+typedef struct {
+    gcp_api_t    *api;
+    gcp_arena_t  *a;
+    size_t        next;
+    int           rc;
+    void        (*done)(void *arg, int rc);
+    void         *arg;
+} gcp_boot_t;
+
+
+static void gcp_boot_next(gcp_boot_t *b);
+
+
+static void
+gcp_boot_created(void *arg, gcp_store_result_t *res)
+{
+    gcp_boot_t  *b = arg;
+
+    if (res->rc != GCP_OK && res->rc != GCP_EEXISTS) {
+        b->rc = res->rc;
+    }
+
+    gcp_boot_next(b);
+}
+
+
+static void
+gcp_boot_next(gcp_boot_t *b)
+{
+    char         uid[40], now[GCP_TIME_BUFSIZE];
+    json_t      *ns;
+    const char  *name;
+    gcp_str_t    key, value;
+
+    name = gcp_system_namespaces[b->next];
+
+    if (name == NULL || b->rc != GCP_OK) {
+        b->api->ready = b->rc == GCP_OK;
+        b->done(b->arg, b->rc);
+        gcp_arena_destroy(b->a);
+        free(b);
+        return;
+    }
+
+    b->next++;
+
+    gcp_uuid_v4(uid);
+    gcp_time_format(now, gcp_time_now().tv_sec);
+
+    ns = json_pack("{s:s, s:s, s:{s:s, s:s, s:s, s:{s:s}}, s:{s:[s]},"
+                   " s:{s:s}}",
+                   "kind", "Namespace", "apiVersion", "v1",
+                   "metadata", "name", name, "uid", uid,
+                   "creationTimestamp", now,
+                   "labels", "kubernetes.io/metadata.name", name,
+                   "spec", "finalizers", "kubernetes",
+                   "status", "phase", "Active");
+
+    if (ns == NULL) {
+        b->rc = GCP_ENOMEM;
+        gcp_boot_next(b);
+        return;
+    }
+
+    value = gcp_object_encode(b->a, ns, NULL);
+    json_decref(ns);
+
+    key.data = gcp_sprintf(b->a, "/registry/namespaces/%s", name);
+    key.len = key.data ? strlen(key.data) : 0;
+
+    if (value.data == NULL || key.data == NULL) {
+        b->rc = GCP_ENOMEM;
+        gcp_boot_next(b);
+        return;
+    }
+
+    gcp_store_create(b->api->store, key, value, b->a, gcp_boot_created, b);
+}
+
+
+void
+gcp_api_bootstrap(gcp_api_t *api, void (*done)(void *arg, int rc), void *arg)
+{
+    gcp_boot_t  *b;
+
+    b = calloc(1, sizeof(gcp_boot_t));
+    if (b == NULL || (b->a = gcp_arena_create(0)) == NULL) {
+        free(b);
+        done(arg, GCP_ENOMEM);
+        return;
+    }
+
+    b->api = api;
+    b->done = done;
+    b->arg = arg;
+
+    gcp_boot_next(b);
+}
+
+
+/* non-resource paths */
+
+
+static void
+gcp_api_version(gcp_op_t *op)
+{
+    gcp_buf_t  b;
+
+    gcp_buf_init(&b, op->a);
+    gcp_buf_printf(&b, "{\"major\":\"1\",\"minor\":\"32\",\"gitVersion\":");
+    gcp_buf_add_json_string(&b, op->api->conf.git_version,
+                            strlen(op->api->conf.git_version));
+    gcp_buf_addstr(&b, ",\"gitCommit\":\"\",\"gitTreeState\":\"clean\","
+                       "\"buildDate\":\"" GCP_BUILD_DATE "\","
+                       "\"goVersion\":\"ngx_gcp\",\"compiler\":\"gcc\","
+                       "\"platform\":\"linux/amd64\"}");
+
+    gcp_output_send(op, 200, &b);
+}
+
+
+static void
+gcp_api_root(gcp_op_t *op)
+{
+    size_t           i, j;
+    gcp_buf_t        b;
+    gcp_registry_t  *reg = op->api->registry;
+    const char      *g, *v;
+
+    static const char * const  fixed[] = {
+        "/api", "/api/v1", "/apis", "/apis/", "/healthz", "/livez",
+        "/openapi/v2", "/openapi/v3", "/openapi/v3/", "/readyz", "/version",
+        NULL
+    };
+
+    gcp_buf_init(&b, op->a);
+    gcp_buf_addstr(&b, "{\"paths\":[");
+
+    for (i = 0; fixed[i]; i++) {
+        gcp_buf_printf(&b, "%s\"%s\"", i ? "," : "", fixed[i]);
+    }
+
+    for (i = 0; i < reg->n; i++) {
+        g = reg->resources[i]->group;
+        v = reg->resources[i]->version;
+
+        if (g[0] == '\0') {
+            continue;
+        }
+
+        for (j = 0; j < i; j++) {
+            if (strcmp(reg->resources[j]->group, g) == 0
+                && strcmp(reg->resources[j]->version, v) == 0)
+            {
+                break;
+            }
+        }
+
+        if (j == i) {
+            gcp_buf_printf(&b, ",\"/apis/%s\",\"/apis/%s/%s\"", g, g, v);
+        }
+    }
+
+    gcp_buf_addstr(&b, "]}");
+
+    gcp_output_send(op, 200, &b);
+}
+
+
+static void
+gcp_api_nonresource(gcp_op_t *op)
+{
+    const char  *path = op->ri.path;
+
+    if (strcmp(path, "/") == 0 || path[0] == '\0') {
+        gcp_api_root(op);
+        return;
+    }
+
+    if (strcmp(path, "/version") == 0 || strcmp(path, "/version/") == 0) {
+        gcp_api_version(op);
+        return;
+    }
+
+    if (gcp_health_handle(op) || gcp_openapi_handle(op)
+        || gcp_discovery_handle(op))
+    {
+        return;
+    }
+
+    gcp_op_text(op, 404, "404 page not found\n");
+}
+
+
+static void
+gcp_api_not_found(gcp_op_t *op)
+{
+    gcp_status_details_t  d;
+
+    memset(&d, 0, sizeof(d));
+    gcp_op_error(op, GCP_ENOTFOUND, NULL, &d);
+}
+
+
+static void
+gcp_api_resource(gcp_op_t *op)
+{
+    const gcp_reqinfo_t  *ri = &op->ri;
+
+    op->res = gcp_registry_find(op->api->registry, ri->group, ri->version,
+                                ri->resource);
+
+    if (op->res == NULL) {
+        if (ri->group[0]
+            && !gcp_registry_has_gv(op->api->registry, ri->group,
+                                    ri->version))
+        {
+            gcp_op_text(op, 404, "404 page not found\n");
+            return;
+        }
+
+        gcp_api_not_found(op);
+        return;
+    }
+
+    if (!op->res->namespaced && ri->ns[0]
+        && strcmp(op->res->name, "namespaces") != 0)
+    {
+        gcp_api_not_found(op);
+        return;
+    }
+
+    if (ri->subresource[0]) {
+        op->sub = gcp_resource_sub(op->res, ri->subresource);
+
+        if (op->sub == NULL) {
+            gcp_api_not_found(op);
+            return;
+        }
+    }
+
+    if (gcp_media_negotiate(op->a, op->req->accept,
+                            GCP_MEDIA_BIT(GCP_MEDIA_JSON)
+                            | GCP_MEDIA_BIT(GCP_MEDIA_YAML)
+                            | GCP_MEDIA_BIT(GCP_MEDIA_TABLE)
+                            | GCP_MEDIA_BIT(GCP_MEDIA_PARTIAL)
+                            | GCP_MEDIA_BIT(GCP_MEDIA_PARTIAL_LIST),
+                            &op->media) != GCP_OK)
+    {
+        gcp_op_error(op, GCP_ENOTACCEPTABLE,
+                     "only the following media types are accepted: "
+                     "application/json, application/yaml, "
+                     "application/vnd.kubernetes.protobuf", NULL);
+        return;
+    }
+
+    gcp_registry_handle(op);
+}
+
+
+void
+gcp_api_handle(gcp_api_t *api, gcp_request_t *req)
+{
+    int          rc;
+    gcp_op_t    *op;
+    const char  *msg;
+
+    op = gcp_calloc(req->arena, sizeof(gcp_op_t));
+
+    if (op == NULL) {
+        gcp_response_t  resp;
+
+        memset(&resp, 0, sizeof(resp));
+        resp.status = 500;
+        req->done(req, &resp);
+        return;
+    }
+
+    op->api = api;
+    op->req = req;
+    op->a = req->arena;
+    op->media.kind = GCP_MEDIA_JSON;
+    op->media.version = "";
+
+    req->call = (gcp_call_t *) op;
+
+    if (gcp_query_parse(op->a, req->query, &op->q) != GCP_OK) {
+        gcp_op_error(op, GCP_ENOMEM, NULL, NULL);
+        return;
+    }
+
+    msg = NULL;
+    rc = gcp_reqinfo_parse(op->a, req->method, req->path, &op->q, &op->ri,
+                           &msg);
+
+    if (rc != GCP_OK) {
+        gcp_op_error(op, rc, msg, NULL);
+        return;
+    }
+
+    if (!op->ri.is_resource) {
+        gcp_api_nonresource(op);
+        return;
+    }
+
+    gcp_api_resource(op);
+}
+
+
+void
+gcp_api_cancel(gcp_request_t *req)
+{
+    gcp_op_t  *op = (gcp_op_t *) req->call;
+
+    if (op && op->state) {
+        gcp_watch_cancel(op->state);
+        op->state = NULL;
+    }
+}

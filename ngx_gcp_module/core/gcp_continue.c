@@ -1,0 +1,164 @@
+
+/*
+ * List continue tokens (see gcp_continue.h).
+ */
+
+#include "gcp_continue.h"
+#include "gcp_json.h"
+#include "gcp_object.h"
+#include "gcp_validation.h"
+
+
+const char *
+gcp_continue_encode(gcp_arena_t *a, int64_t rev, const char *last)
+{
+    json_t     *t;
+    gcp_buf_t   json, out;
+    char       *start;
+    size_t      n;
+
+    n = strlen(last);
+
+    start = gcp_alloc(a, n + 1);
+    if (start == NULL) {
+        return NULL;
+    }
+
+    memcpy(start, last, n);
+    start[n] = '\0';
+
+    t = json_pack("{s:s, s:I, s:s%}", "v", "meta.k8s.io/v1",
+                  "rv", (json_int_t) rev, "start", start, n + 1);
+    if (t == NULL) {
+        return NULL;
+    }
+
+    gcp_buf_init(&json, a);
+    gcp_json_dump_buf(&json, t, 0);
+    json_decref(t);
+
+    gcp_buf_init(&out, a);
+    gcp_base64_encode_buf(&out, json.data, json.len, GCP_BASE64_RAWURL);
+
+    return gcp_buf_failed(&out) ? NULL : gcp_buf_cstr(&out);
+}
+
+
+static void
+gcp_continue_invalid(gcp_op_t *op, const char *why)
+{
+    gcp_op_error(op, GCP_EBADREQUEST,
+                 gcp_sprintf(op->a, "invalid continue token: %s", why),
+                 NULL);
+}
+
+
+int
+gcp_continue_decode(gcp_op_t *op, const char *token, gcp_str_t prefix,
+    gcp_str_t *start, int64_t *rev)
+{
+    json_t      *t, *v;
+    char        *p;
+    gcp_str_t    raw;
+    const char  *msg, *s;
+    size_t       slen;
+
+    if (gcp_base64_decode_mode(op->a, token, strlen(token),
+                               GCP_BASE64_RAWURL, &raw, &msg) != GCP_OK)
+    {
+        gcp_continue_invalid(op, gcp_sprintf(op->a, "continue key is not "
+                                             "valid: %s", msg));
+        return GCP_EBADREQUEST;
+    }
+
+    t = gcp_json_arena(op->a, json_loadb(raw.data, raw.len, JSON_ALLOW_NUL,
+                                         NULL));
+
+    if (t == NULL || !json_is_object(t)) {
+        gcp_continue_invalid(op, "continue key is not valid: "
+                             "invalid character");
+        return GCP_EBADREQUEST;
+    }
+
+    s = json_string_value(json_object_get(t, "v"));
+
+    if (s == NULL || strcmp(s, "meta.k8s.io/v1") != 0) {
+        gcp_continue_invalid(op, "continue key is not valid: incorrect "
+                             "encoded start resourceVersion (version "
+                             "meta.k8s.io/v1)");
+        return GCP_EBADREQUEST;
+    }
+
+    v = json_object_get(t, "rv");
+    s = json_string_value(json_object_get(t, "start"));
+    slen = json_string_length(json_object_get(t, "start"));
+
+    if (!json_is_integer(v) || json_integer_value(v) == 0 || s == NULL
+        || slen == 0)
+    {
+        gcp_continue_invalid(op, "continue key is not valid: "
+                             "incorrect encoded start resourceVersion "
+                             "(version meta.k8s.io/v1)");
+        return GCP_EBADREQUEST;
+    }
+
+    if (memchr(s, '/', slen) && s[0] == '/') {
+        gcp_continue_invalid(op, "continue key is not valid: "
+                             "the start key may not be absolute");
+        return GCP_EBADREQUEST;
+    }
+
+    *rev = json_integer_value(v) < 0 ? 0 : json_integer_value(v);
+
+    p = gcp_alloc(op->a, prefix.len + slen + 1);
+    if (p == NULL) {
+        gcp_op_error(op, GCP_ENOMEM, NULL, NULL);
+        return GCP_ENOMEM;
+    }
+
+    memcpy(p, prefix.data, prefix.len);
+    memcpy(p + prefix.len, s, slen);
+    p[prefix.len + slen] = '\0';
+
+    if (p[prefix.len + slen - 1] == '\0') {
+        p[prefix.len + slen - 1] = GCP_CONTINUE_NEXT;
+    }
+
+    start->data = p;
+    start->len = prefix.len + slen;
+
+    return GCP_OK;
+}
+
+
+void
+gcp_continue_expired(gcp_op_t *op, gcp_str_t start, gcp_str_t prefix)
+{
+    gcp_buf_t    b;
+    const char  *token, *msg;
+
+    /* the start key ends in NUL: the last examined key is before it */
+
+    token = gcp_continue_encode(op->a, -1,
+                                gcp_strndup(op->a, start.data + prefix.len,
+                                            start.len - prefix.len - 1));
+
+    msg = "The provided continue parameter is too old to display a "
+          "consistent list result. You can start a new list without the "
+          "continue parameter, or use the continue token in this response "
+          "to retrieve the remainder of the results. Continuing with the "
+          "provided token results in an inconsistent list - objects that "
+          "were created, modified, or deleted between the time the first "
+          "chunk was returned and now may show up in the list.";
+
+    gcp_buf_init(&b, op->a);
+    gcp_buf_addstr(&b, "{\"kind\":\"Status\",\"apiVersion\":\"v1\","
+                       "\"metadata\":{\"continue\":");
+    gcp_buf_add_json_string(&b, token ? token : "", token ? strlen(token)
+                                                          : 0);
+    gcp_buf_addstr(&b, "},\"status\":\"Failure\",\"message\":");
+    gcp_buf_add_json_string(&b, msg, strlen(msg));
+    gcp_buf_addstr(&b, ",\"reason\":\"Expired\",\"code\":410}");
+
+    gcp_op_respond_buf(op, 410, &b);
+}

@@ -1,0 +1,191 @@
+
+/*
+ * Health endpoints: /healthz, /livez and /readyz, each with ?verbose and
+ * /CHECK, as kube-apiserver answers them (text/plain).
+ */
+
+#include "gcp_health.h"
+#include "gcp_reg.h"
+
+
+typedef struct {
+    const char  *name;
+    unsigned     ready_only:1;
+    unsigned     storage:1;
+    unsigned     bootstrap:1;
+} gcp_check_t;
+
+
+static const gcp_check_t  gcp_checks[] = {
+    { "ping", 0, 0, 0 },
+    { "log", 0, 0, 0 },
+    { "etcd", 0, 1, 0 },
+    { "etcd-readiness", 1, 1, 0 },
+    { "poststarthook/start-system-namespaces-controller", 0, 0, 1 },
+    { "shutdown", 1, 0, 0 },
+};
+
+
+typedef struct {
+    gcp_op_t     *op;
+    const char   *kind;         /* "healthz", "livez", "readyz" */
+    const char   *only;         /* one named check, or NULL */
+    int           storage_ok;
+} gcp_health_t;
+
+
+static int
+gcp_health_applies(gcp_health_t *h, const gcp_check_t *c)
+{
+    if (c->ready_only && strcmp(h->kind, "readyz") != 0) {
+        return 0;
+    }
+
+    return h->only == NULL || strcmp(h->only, c->name) == 0;
+}
+
+
+static int
+gcp_health_excluded(gcp_health_t *h, const gcp_check_t *c)
+{
+    size_t  i;
+
+    for (i = 0; i < h->op->q.n; i++) {
+        if (strcmp(h->op->q.params[i].name, "exclude") == 0
+            && strcmp(h->op->q.params[i].value, c->name) == 0)
+        {
+            return 1;
+        }
+    }
+
+    return 0;
+}
+
+
+static int
+gcp_health_ok(gcp_health_t *h, const gcp_check_t *c)
+{
+    if (c->storage) {
+        return h->storage_ok;
+    }
+
+    if (c->bootstrap) {
+        return h->op->api->ready;
+    }
+
+    return 1;
+}
+
+
+static void
+gcp_health_report(gcp_health_t *h)
+{
+    size_t              i;
+    int                 failed;
+    gcp_buf_t           b;
+    gcp_op_t           *op = h->op;
+    const gcp_check_t  *c;
+
+    failed = 0;
+    gcp_buf_init(&b, op->a);
+
+    for (i = 0; i < gcp_nelems(gcp_checks); i++) {
+        c = &gcp_checks[i];
+
+        if (!gcp_health_applies(h, c)) {
+            continue;
+        }
+
+        if (gcp_health_excluded(h, c)) {
+            gcp_buf_printf(&b, "[+]%s excluded: ok\n", c->name);
+            continue;
+        }
+
+        if (gcp_health_ok(h, c)) {
+            gcp_buf_printf(&b, "[+]%s ok\n", c->name);
+
+        } else {
+            gcp_buf_printf(&b, "[-]%s failed: reason withheld\n", c->name);
+            failed = 1;
+        }
+    }
+
+    gcp_op_header(op, "Cache-Control", "no-cache, private");
+    gcp_op_header(op, "X-Content-Type-Options", "nosniff");
+
+    if (h->only) {
+        gcp_op_text(op, failed ? 500 : 200,
+                    failed ? "internal server error" : "ok");
+        return;
+    }
+
+    gcp_buf_printf(&b, "%s check %s", h->kind, failed ? "failed" : "passed");
+
+    if (gcp_query_get(&op->q, "verbose") || failed) {
+        gcp_op_text(op, failed ? 500 : 200, gcp_buf_cstr(&b));
+        return;
+    }
+
+    gcp_op_text(op, 200, "ok");
+}
+
+
+static void
+gcp_health_storage_done(void *arg, gcp_store_result_t *res)
+{
+    gcp_health_t  *h = arg;
+
+    h->storage_ok = res->rc == GCP_OK || res->rc == GCP_ENOTFOUND;
+
+    gcp_health_report(h);
+}
+
+
+int
+gcp_health_handle(gcp_op_t *op)
+{
+    size_t         i, n;
+    const char    *kind;
+    gcp_health_t  *h;
+
+    if (op->ri.nparts == 0) {
+        return 0;
+    }
+
+    kind = op->ri.parts[0];
+
+    if (strcmp(kind, "healthz") != 0 && strcmp(kind, "livez") != 0
+        && strcmp(kind, "readyz") != 0)
+    {
+        return 0;
+    }
+
+    h = gcp_calloc(op->a, sizeof(gcp_health_t));
+    if (h == NULL) {
+        gcp_op_error(op, GCP_ENOMEM, NULL, NULL);
+        return 1;
+    }
+
+    h->op = op;
+    h->kind = kind;
+
+    if (op->ri.nparts > 1) {
+        h->only = op->ri.path + strlen(kind) + 2;
+
+        for (i = 0, n = 0; i < gcp_nelems(gcp_checks); i++) {
+            n += gcp_health_applies(h, &gcp_checks[i]);
+        }
+
+        if (n == 0) {
+            gcp_op_header(op, "Cache-Control", "no-cache, private");
+            gcp_op_header(op, "X-Content-Type-Options", "nosniff");
+            gcp_op_text(op, 404, "404 page not found\n");
+            return 1;
+        }
+    }
+
+    gcp_store_get(op->api->store, (gcp_str_t) gcp_string("/registry/health"),
+                  0, op->a, gcp_health_storage_done, h);
+
+    return 1;
+}

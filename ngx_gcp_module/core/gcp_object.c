@@ -1,0 +1,383 @@
+
+/*
+ * Objects as stored and as served (see gcp_object.h).
+ */
+
+#include <errno.h>
+#include <stdlib.h>
+
+#include "gcp_json.h"
+#include "gcp_object.h"
+
+
+static const char * const  gcp_meta_order[] = {
+    "name", "generateName", "namespace", "selfLink", "uid",
+    "resourceVersion", "generation", "creationTimestamp",
+    "deletionTimestamp", "deletionGracePeriodSeconds", "labels",
+    "annotations", "ownerReferences", "finalizers", "managedFields", NULL
+};
+
+
+static const char *
+gcp_memmem(const char *h, size_t hlen, const char *n)
+{
+    size_t       nlen;
+    const char  *p, *end;
+
+    nlen = strlen(n);
+
+    if (nlen > hlen) {
+        return NULL;
+    }
+
+    end = h + hlen - nlen;
+
+    for (p = h; p <= end; p++) {
+        p = memchr(p, n[0], (size_t) (end - p) + 1);
+
+        if (p == NULL) {
+            return NULL;
+        }
+
+        if (memcmp(p, n, nlen) == 0) {
+            return p;
+        }
+    }
+
+    return NULL;
+}
+
+
+int
+gcp_object_splice(gcp_buf_t *b, gcp_str_t value, int64_t rv,
+    int strip_typemeta)
+{
+    const char  *v, *end, *meta, *uid, *q, *body;
+    char         rvbuf[48];
+    int          n;
+
+    v = value.data;
+    end = v + value.len;
+
+    meta = gcp_memmem(v, value.len, "\"metadata\":{");
+    if (meta == NULL || value.len < 2 || v[0] != '{') {
+        return GCP_EINTERNAL;
+    }
+
+    body = strip_typemeta ? meta : v + 1;
+
+    meta += sizeof("\"metadata\":{") - 1;
+
+    if (rv <= 0) {
+        /* not stored (dry run): no resourceVersion */
+        gcp_buf_addc(b, '{');
+        gcp_buf_add(b, body, (size_t) (end - body));
+        return gcp_buf_failed(b) ? GCP_ENOMEM : GCP_OK;
+    }
+
+    uid = gcp_memmem(meta, (size_t) (end - meta), "\"uid\":\"");
+
+    if (uid) {
+        q = memchr(uid + 7, '"', (size_t) (end - uid - 7));
+        if (q == NULL) {
+            return GCP_EINTERNAL;
+        }
+
+        q++;
+        n = snprintf(rvbuf, sizeof(rvbuf), ",\"resourceVersion\":\"%lld\"",
+                     (long long) rv);
+
+    } else {
+        q = meta;
+        n = snprintf(rvbuf, sizeof(rvbuf), "\"resourceVersion\":\"%lld\"%s",
+                     (long long) rv, *q == '}' ? "" : ",");
+    }
+
+    gcp_buf_addc(b, '{');
+    gcp_buf_add(b, body, (size_t) (q - body));
+    gcp_buf_add(b, rvbuf, (size_t) n);
+    gcp_buf_add(b, q, (size_t) (end - q));
+
+    return gcp_buf_failed(b) ? GCP_ENOMEM : GCP_OK;
+}
+
+
+static void
+gcp_json_decref_cleanup(void *data)
+{
+    json_decref(data);
+}
+
+
+json_t *
+gcp_json_arena(gcp_arena_t *a, json_t *v)
+{
+    if (v == NULL) {
+        return NULL;
+    }
+
+    if (gcp_arena_cleanup(a, gcp_json_decref_cleanup, v) != GCP_OK) {
+        return NULL;
+    }
+
+    return v;
+}
+
+
+static json_t *gcp_object_ordered(const json_t *src,
+    const char * const *order);
+
+
+json_t *
+gcp_object_decode(gcp_arena_t *a, gcp_str_t value, int64_t rv)
+{
+    char     rvbuf[32];
+    json_t  *obj, *meta, *reordered;
+
+    obj = json_loadb(value.data, value.len,
+                     JSON_DECODE_ANY | JSON_ALLOW_NUL, NULL);
+
+    if (obj == NULL || gcp_json_arena(a, obj) == NULL) {
+        return NULL;
+    }
+
+    meta = gcp_meta(obj);
+    if (meta == NULL) {
+        return NULL;
+    }
+
+    if (rv > 0) {
+        snprintf(rvbuf, sizeof(rvbuf), "%lld", (long long) rv);
+        json_object_set_new(meta, "resourceVersion", json_string(rvbuf));
+    }
+
+    reordered = gcp_object_ordered(meta, gcp_meta_order);
+    if (reordered == NULL) {
+        return NULL;
+    }
+
+    json_object_set_new(obj, "metadata", reordered);
+
+    return obj;
+}
+
+
+/* Returns a new object with the keys of order first, then the rest. */
+
+static json_t *
+gcp_object_ordered(const json_t *src, const char * const *order)
+{
+    size_t       i;
+    json_t      *dst, *v;
+    const char  *key;
+
+    dst = json_object();
+    if (dst == NULL) {
+        return NULL;
+    }
+
+    for (i = 0; order && order[i]; i++) {
+        v = json_object_get(src, order[i]);
+        if (v) {
+            json_object_set(dst, order[i], v);
+        }
+    }
+
+    json_object_foreach((json_t *) src, key, v) {
+        if (json_object_get(dst, key) == NULL) {
+            json_object_set(dst, key, v);
+        }
+    }
+
+    return dst;
+}
+
+
+json_t *
+gcp_object_canonical(const json_t *obj, const char * const *order)
+{
+    json_t       *dst, *v, *meta;
+    const char   *key;
+    size_t        i;
+
+    static const char * const  typemeta[] = { "kind", "apiVersion", NULL };
+
+    dst = json_object();
+    if (dst == NULL) {
+        return NULL;
+    }
+
+    for (i = 0; typemeta[i]; i++) {
+        v = json_object_get(obj, typemeta[i]);
+        if (v) {
+            json_object_set(dst, typemeta[i], v);
+        }
+    }
+
+    v = json_object_get(obj, "metadata");
+
+    if (json_is_object(v)) {
+        meta = gcp_object_ordered(v, gcp_meta_order);
+        if (meta == NULL || json_object_set_new(dst, "metadata", meta)) {
+            json_decref(dst);
+            return NULL;
+        }
+    }
+
+    for (i = 0; order && order[i]; i++) {
+        v = json_object_get(obj, order[i]);
+        if (v) {
+            json_object_set(dst, order[i], v);
+        }
+    }
+
+    json_object_foreach((json_t *) obj, key, v) {
+        if (json_object_get(dst, key) == NULL) {
+            json_object_set(dst, key, v);
+        }
+    }
+
+    return dst;
+}
+
+
+gcp_str_t
+gcp_object_encode(gcp_arena_t *a, const json_t *obj,
+    const char * const *order)
+{
+    json_t     *c, *meta;
+    gcp_buf_t   b;
+    gcp_str_t   r = gcp_null_string;
+
+    c = gcp_object_canonical(obj, order);
+    if (c == NULL) {
+        return r;
+    }
+
+    meta = json_object_get(c, "metadata");
+    if (json_is_object(meta)) {
+        json_object_del(meta, "resourceVersion");
+    }
+
+    gcp_buf_init(&b, a);
+    gcp_json_dump_buf(&b, c, 0);
+    json_decref(c);
+
+    if (gcp_buf_failed(&b)) {
+        return r;
+    }
+
+    r.data = b.data;
+    r.len = b.len;
+
+    return r;
+}
+
+
+json_t *
+gcp_meta(json_t *obj)
+{
+    json_t  *meta;
+
+    if (!json_is_object(obj)) {
+        return NULL;
+    }
+
+    meta = json_object_get(obj, "metadata");
+
+    if (!json_is_object(meta)) {
+        meta = json_object();
+        if (meta == NULL || json_object_set_new(obj, "metadata", meta)) {
+            return NULL;
+        }
+    }
+
+    return meta;
+}
+
+
+const char *
+gcp_meta_str(const json_t *obj, const char *field)
+{
+    const char  *s;
+
+    s = json_string_value(json_object_get(json_object_get(obj, "metadata"),
+                                          field));
+
+    return s ? s : "";
+}
+
+
+int
+gcp_meta_set_str(json_t *obj, const char *field, const char *value)
+{
+    json_t  *meta;
+
+    meta = gcp_meta(obj);
+
+    if (meta == NULL
+        || json_object_set_new(meta, field, json_string(value)) != 0)
+    {
+        return GCP_ENOMEM;
+    }
+
+    return GCP_OK;
+}
+
+
+gcp_str_t
+gcp_object_key(gcp_arena_t *a, const gcp_resource_t *res, const char *ns,
+    const char *name)
+{
+    gcp_str_t  r;
+
+    if (res->namespaced && ns && ns[0]) {
+        r.data = gcp_sprintf(a, "/registry/%s/%s/%s", res->storage, ns, name);
+
+    } else {
+        r.data = gcp_sprintf(a, "/registry/%s/%s", res->storage, name);
+    }
+
+    r.len = r.data ? strlen(r.data) : 0;
+
+    return r;
+}
+
+
+gcp_str_t
+gcp_object_prefix(gcp_arena_t *a, const gcp_resource_t *res, const char *ns)
+{
+    gcp_str_t  r;
+
+    if (res->namespaced && ns && ns[0]) {
+        r.data = gcp_sprintf(a, "/registry/%s/%s/", res->storage, ns);
+
+    } else {
+        r.data = gcp_sprintf(a, "/registry/%s/", res->storage);
+    }
+
+    r.len = r.data ? strlen(r.data) : 0;
+
+    return r;
+}
+
+
+int64_t
+gcp_parse_rv(const char *s)
+{
+    char       *end;
+    long long   v;
+
+    if (s == NULL || *s < '0' || *s > '9') {
+        return -1;
+    }
+
+    errno = 0;
+    v = strtoll(s, &end, 10);
+
+    if (errno || *end != '\0' || v < 0) {
+        return -1;
+    }
+
+    return v;
+}

@@ -1,0 +1,257 @@
+
+/*
+ * Serving /openapi/v2 and /openapi/v3: documents are built once per
+ * process from the registry and the schemas, kept serialized with their
+ * hash, and served with kube-apiserver's caching headers (ETag, immutable
+ * hashed URLs, 301 for a stale ?hash=).
+ */
+
+#include <stdlib.h>
+#include <time.h>
+
+#include "gcp_openapi.h"
+#include "gcp_openapi_serve.h"
+#include "gcp_reg.h"
+
+
+typedef struct gcp_oa_doc_s  gcp_oa_doc_t;
+
+struct gcp_oa_doc_s {
+    gcp_oa_doc_t  *next;
+    char          *key;             /* "v2", "v3", "v3/api/v1" */
+    char          *data;
+    size_t         len;
+    char           hash[GCP_OPENAPI_HASH_LEN + 1];
+    int            missing;         /* nothing served at key */
+};
+
+
+typedef struct {
+    gcp_oa_doc_t  *docs;
+    char           last_modified[64];
+} gcp_oa_cache_t;
+
+
+static gcp_oa_cache_t *
+gcp_oa_cache(gcp_api_t *api)
+{
+    time_t           now;
+    struct tm        tm;
+    gcp_oa_cache_t  *c;
+
+    if (api->openapi) {
+        return api->openapi;
+    }
+
+    c = calloc(1, sizeof(gcp_oa_cache_t));
+    if (c == NULL) {
+        return NULL;
+    }
+
+    now = time(NULL);
+    gmtime_r(&now, &tm);
+    strftime(c->last_modified, sizeof(c->last_modified),
+             "%a, %d %b %Y %H:%M:%S GMT", &tm);
+
+    api->openapi = c;
+
+    return c;
+}
+
+
+void
+gcp_openapi_cache_free(gcp_api_t *api)
+{
+    gcp_oa_doc_t    *d, *next;
+    gcp_oa_cache_t  *c = api->openapi;
+
+    if (c == NULL) {
+        return;
+    }
+
+    for (d = c->docs; d; d = next) {
+        next = d->next;
+        free(d->key);
+        free(d->data);
+        free(d);
+    }
+
+    free(c);
+    api->openapi = NULL;
+}
+
+
+void
+gcp_openapi_cache_reset(gcp_api_t *api)
+{
+    gcp_openapi_cache_free(api);
+}
+
+
+/* Builds (once) and returns the document at key, or NULL (no memory). */
+
+static gcp_oa_doc_t *
+gcp_oa_get(gcp_op_t *op, const char *key)
+{
+    json_t          *doc;
+    char            *bytes;
+    size_t           len;
+    gcp_oa_doc_t    *d;
+    gcp_oa_cache_t  *c;
+    gcp_registry_t  *reg = op->api->registry;
+
+    c = gcp_oa_cache(op->api);
+    if (c == NULL) {
+        return NULL;
+    }
+
+    for (d = c->docs; d; d = d->next) {
+        if (strcmp(d->key, key) == 0) {
+            return d;
+        }
+    }
+
+    d = calloc(1, sizeof(gcp_oa_doc_t));
+    if (d == NULL) {
+        return NULL;
+    }
+
+    d->key = strdup(key);
+    if (d->key == NULL) {
+        free(d);
+        return NULL;
+    }
+
+    if (strcmp(key, "v2") == 0) {
+        doc = gcp_openapi_v2(op->api->schemas, reg->resources, reg->n,
+                             NULL);
+
+    } else if (strcmp(key, "v3") == 0) {
+        doc = gcp_openapi_v3_index(op->api->schemas, reg->resources, reg->n);
+
+    } else {
+        doc = gcp_openapi_v3_doc(op->api->schemas, reg->resources, reg->n,
+                                 key + 3);
+    }
+
+    if (doc == NULL) {
+        d->missing = 1;
+
+    } else {
+        bytes = gcp_openapi_dump(op->a, doc, &len);
+        json_decref(doc);
+
+        d->data = bytes ? malloc(len + 1) : NULL;
+
+        if (d->data == NULL) {
+            free(d->key);
+            free(d);
+            return NULL;
+        }
+
+        memcpy(d->data, bytes, len + 1);
+        d->len = len;
+        gcp_openapi_hash(d->data, d->len, d->hash);
+    }
+
+    d->next = c->docs;
+    c->docs = d;
+
+    return d;
+}
+
+
+static void
+gcp_oa_send(gcp_op_t *op, gcp_oa_doc_t *d, const char *content_type)
+{
+    gcp_op_header(op, "Last-Modified",
+                  ((gcp_oa_cache_t *) op->api->openapi)->last_modified);
+    gcp_op_respond(op, 200, content_type, (gcp_str_t) { d->data, d->len });
+}
+
+
+int
+gcp_openapi_handle(gcp_op_t *op)
+{
+    char           expires[64];
+    time_t         t;
+    struct tm      tm;
+    const char    *path, *hash;
+    gcp_oa_doc_t  *d;
+
+    path = op->ri.path;
+
+    if (strncmp(path, "/openapi/", 9) != 0) {
+        return 0;
+    }
+
+    if (strcmp(path, "/openapi/v2") == 0) {
+        d = gcp_oa_get(op, "v2");
+
+    } else if (strcmp(path, "/openapi/v3") == 0
+               || strcmp(path, "/openapi/v3/") == 0)
+    {
+        d = gcp_oa_get(op, "v3");
+
+        if (d) {
+            gcp_op_header(op, "Cache-Control", "no-cache, private");
+            gcp_oa_send(op, d, "text/plain; charset=utf-8");
+            return 1;
+        }
+
+    } else if (strncmp(path, "/openapi/v3/", 12) == 0) {
+        d = gcp_oa_get(op, gcp_sprintf(op->a, "v3/%s", path + 12));
+
+    } else {
+        return 0;
+    }
+
+    if (d == NULL) {
+        gcp_op_error(op, GCP_ENOMEM, NULL, NULL);
+        return 1;
+    }
+
+    if (d->missing) {
+        gcp_op_header(op, "Cache-Control", "no-cache, private");
+        gcp_op_respond(op, 404, NULL, (gcp_str_t) { "", 0 });
+        return 1;
+    }
+
+    gcp_op_header(op, "ETag", gcp_sprintf(op->a, "\"%s\"", d->hash));
+    gcp_op_header(op, "Vary", "Accept");
+
+    if (op->req->if_none_match
+        && strcmp(op->req->if_none_match,
+                  gcp_sprintf(op->a, "\"%s\"", d->hash)) == 0)
+    {
+        gcp_op_header(op, "Cache-Control", "no-cache, private");
+        gcp_op_respond(op, 304, NULL, (gcp_str_t) { "", 0 });
+        return 1;
+    }
+
+    hash = gcp_query_get(&op->q, "hash");
+
+    if (hash && strncmp(path, "/openapi/v3/", 12) == 0) {
+        if (strcmp(hash, d->hash) != 0) {
+            gcp_op_header(op, "Cache-Control", "no-cache, private");
+            gcp_op_header(op, "Location",
+                          gcp_sprintf(op->a, "%s?hash=%s", path, d->hash));
+            gcp_op_respond(op, 301, "application/json", (gcp_str_t) { "", 0 });
+            return 1;
+        }
+
+        t = time(NULL) + 365 * 24 * 3600;
+        gmtime_r(&t, &tm);
+        strftime(expires, sizeof(expires), "%a, %d %b %Y %H:%M:%S UTC", &tm);
+
+        gcp_op_header(op, "Cache-Control", "public, immutable");
+        gcp_op_header(op, "Expires", expires);
+
+    } else {
+        gcp_op_header(op, "Cache-Control", "no-cache, private");
+    }
+
+    gcp_oa_send(op, d, "application/json");
+
+    return 1;
+}

@@ -1,0 +1,310 @@
+
+/*
+ * Encoding objects and lists in the negotiated media type: JSON (stored
+ * bytes with the resourceVersion spliced in, no parsing), pretty JSON,
+ * YAML, PartialObjectMetadata(List) and Table.
+ */
+
+#include <strings.h>
+
+#include "gcp_reg.h"
+#include "gcp_json.h"
+#include "gcp_table.h"
+#include "gcp_yaml.h"
+
+
+static int
+gcp_output_pretty(gcp_op_t *op)
+{
+    const char  *v, *ua;
+
+    v = gcp_query_get(&op->q, "pretty");
+
+    if (v) {
+        return strcmp(v, "true") == 0 || strcmp(v, "1") == 0;
+    }
+
+    ua = op->req->user_agent;
+
+    return ua && (strncmp(ua, "curl", 4) == 0 || strncmp(ua, "Wget", 4) == 0);
+}
+
+
+/* Sends compact JSON bytes as the negotiated encoding. */
+
+void
+gcp_output_send(gcp_op_t *op, int status, gcp_buf_t *compact)
+{
+    json_t      *v;
+    gcp_buf_t    b;
+    const char  *msg;
+    int          yaml;
+
+    if (gcp_buf_failed(compact)) {
+        gcp_op_error(op, GCP_ENOMEM, NULL, NULL);
+        return;
+    }
+
+    gcp_op_header(op, "Cache-Control", "no-cache, private");
+
+    yaml = op->media.kind == GCP_MEDIA_YAML;
+
+    if (!yaml && !gcp_output_pretty(op)) {
+        gcp_op_respond_buf(op, status, compact);
+        return;
+    }
+
+    v = gcp_json_parse(op->a, compact->data, compact->len, &msg);
+    if (v == NULL) {
+        gcp_op_error(op, GCP_EINTERNAL, msg, NULL);
+        return;
+    }
+
+    gcp_buf_init(&b, op->a);
+
+    if (yaml) {
+        gcp_yaml_dump_buf(&b, v);
+
+    } else {
+        gcp_json_dump_buf(&b, v, 1);
+    }
+
+    if (gcp_buf_failed(&b)) {
+        gcp_op_error(op, GCP_ENOMEM, NULL, NULL);
+        return;
+    }
+
+    gcp_op_respond(op, status, yaml ? "application/yaml" : "application/json",
+                   (gcp_str_t) { b.data, b.len });
+}
+
+
+static const char *
+gcp_output_meta_version(gcp_op_t *op)
+{
+    return strcmp(op->media.version, "v1beta1") == 0 ? "meta.k8s.io/v1beta1"
+                                                     : "meta.k8s.io/v1";
+}
+
+
+/* Appends {"kind":"PartialObjectMetadata",...,"metadata":{...}}. */
+
+static void
+gcp_output_partial(gcp_op_t *op, gcp_buf_t *b, const json_t *obj)
+{
+    gcp_buf_addstr(b, "{\"kind\":\"PartialObjectMetadata\",\"apiVersion\":\"");
+    gcp_buf_addstr(b, gcp_output_meta_version(op));
+    gcp_buf_addstr(b, "\",\"metadata\":");
+    gcp_json_dump_buf(b, json_object_get(obj, "metadata"), 0);
+    gcp_buf_addc(b, '}');
+}
+
+
+int
+gcp_output_event_object(gcp_op_t *op, gcp_buf_t *b, const gcp_kv_t *kv,
+    const json_t *obj, int64_t rv)
+{
+    json_t  *meta;
+
+    if (obj == NULL && kv && op->media.kind != GCP_MEDIA_PARTIAL
+        && (op->res->strategy == NULL
+            || op->res->strategy->to_external == NULL))
+    {
+        return gcp_object_splice(b, kv->value, rv, 0);
+    }
+
+    if (obj == NULL) {
+        obj = gcp_reg_decode_kv(op, kv);
+        if (obj == NULL) {
+            return GCP_EINTERNAL;
+        }
+    }
+
+    meta = json_object_get(obj, "metadata");
+    if (meta && rv > 0) {
+        json_object_set_new(meta, "resourceVersion",
+                            json_string(gcp_sprintf(op->a, "%lld",
+                                                    (long long) rv)));
+    }
+
+    if (op->media.kind == GCP_MEDIA_PARTIAL
+        || op->media.kind == GCP_MEDIA_PARTIAL_LIST)
+    {
+        gcp_output_partial(op, b, obj);
+
+    } else {
+        gcp_json_dump_buf(b, obj, 0);
+    }
+
+    return gcp_buf_failed(b) ? GCP_ENOMEM : GCP_OK;
+}
+
+
+void
+gcp_output_object(gcp_op_t *op, int status, const gcp_kv_t *kv,
+    const json_t *obj)
+{
+    gcp_buf_t  b;
+
+    gcp_buf_init(&b, op->a);
+
+    switch (op->media.kind) {
+
+    case GCP_MEDIA_PARTIAL_LIST:
+        gcp_op_error(op, GCP_ENOTACCEPTABLE,
+                     gcp_sprintf(op->a, "you requested "
+                                 "PartialObjectMetadataList, but the "
+                                 "requested object is not a list (*%s)",
+                                 gcp_reg_internal_kind(op)), NULL);
+        return;
+
+    case GCP_MEDIA_TABLE:
+        if (obj == NULL) {
+            obj = gcp_reg_decode_kv(op, kv);
+        }
+
+        if (obj == NULL
+            || gcp_table_write(op, &b, (json_t **) &obj, 1,
+                               kv ? kv->mod_revision : 0, NULL, -1, 1)
+               != GCP_OK)
+        {
+            gcp_op_error(op, GCP_EINTERNAL, NULL, NULL);
+            return;
+        }
+
+        gcp_output_send(op, status, &b);
+        return;
+
+    default:
+        break;
+    }
+
+    if (gcp_output_event_object(op, &b, kv, obj,
+                                kv ? kv->mod_revision : 0) != GCP_OK)
+    {
+        gcp_op_error(op, GCP_EINTERNAL, "stored object is corrupt", NULL);
+        return;
+    }
+
+    gcp_output_send(op, status, &b);
+}
+
+
+static void
+gcp_output_list_meta(gcp_buf_t *b, int64_t rev, const char *cont,
+    int64_t remaining)
+{
+    gcp_buf_printf(b, "\"metadata\":{\"resourceVersion\":\"%lld\"",
+                   (long long) rev);
+
+    if (cont) {
+        gcp_buf_addstr(b, ",\"continue\":");
+        gcp_buf_add_json_string(b, cont, strlen(cont));
+    }
+
+    if (cont && remaining >= 0) {
+        gcp_buf_printf(b, ",\"remainingItemCount\":%lld",
+                       (long long) remaining);
+    }
+
+    gcp_buf_addc(b, '}');
+}
+
+
+void
+gcp_output_list(gcp_op_t *op, gcp_kv_t **kvs, json_t **objs, size_t n,
+    int64_t rev, const char *cont, int64_t remaining)
+{
+    size_t      i;
+    json_t     *obj;
+    gcp_buf_t   b;
+    int         fast;
+
+    gcp_buf_init(&b, op->a);
+
+    if (op->media.kind == GCP_MEDIA_TABLE) {
+        for (i = 0; i < n; i++) {
+            if (objs[i] == NULL) {
+                objs[i] = gcp_reg_decode_kv(op, kvs[i]);
+                if (objs[i] == NULL) {
+                    gcp_op_error(op, GCP_EINTERNAL, NULL, NULL);
+                    return;
+                }
+            }
+        }
+
+        if (gcp_table_write(op, &b, objs, n, rev, cont, remaining, 1)
+            != GCP_OK)
+        {
+            gcp_op_error(op, GCP_EINTERNAL, NULL, NULL);
+            return;
+        }
+
+        gcp_output_send(op, 200, &b);
+        return;
+    }
+
+    if (op->media.kind == GCP_MEDIA_PARTIAL_LIST) {
+        gcp_buf_addstr(&b, "{\"kind\":\"PartialObjectMetadataList\","
+                           "\"apiVersion\":\"");
+        gcp_buf_addstr(&b, gcp_output_meta_version(op));
+        gcp_buf_addstr(&b, "\",");
+
+    } else {
+        gcp_buf_addstr(&b, "{\"kind\":");
+        gcp_buf_add_json_string(&b, op->res->list_kind,
+                                strlen(op->res->list_kind));
+        gcp_buf_addstr(&b, ",\"apiVersion\":");
+        gcp_buf_addstr(&b, "\"");
+        gcp_buf_addstr(&b, gcp_reg_api_version(op));
+        gcp_buf_addstr(&b, "\",");
+    }
+
+    gcp_output_list_meta(&b, rev, cont, remaining);
+    gcp_buf_addstr(&b, ",\"items\":[");
+
+    fast = op->media.kind != GCP_MEDIA_PARTIAL_LIST
+           && (op->res->strategy == NULL
+               || op->res->strategy->to_external == NULL);
+
+    for (i = 0; i < n; i++) {
+        if (i) {
+            gcp_buf_addc(&b, ',');
+        }
+
+        if (fast) {
+            if (gcp_object_splice(&b, kvs[i]->value, kvs[i]->mod_revision, 1)
+                != GCP_OK)
+            {
+                gcp_op_error(op, GCP_EINTERNAL, "stored object is corrupt",
+                             NULL);
+                return;
+            }
+
+            continue;
+        }
+
+        obj = objs[i] ? objs[i] : gcp_reg_decode_kv(op, kvs[i]);
+        if (obj == NULL) {
+            gcp_op_error(op, GCP_EINTERNAL, "stored object is corrupt", NULL);
+            return;
+        }
+
+        if (op->media.kind == GCP_MEDIA_PARTIAL_LIST) {
+            gcp_output_partial(op, &b, obj);
+            continue;
+        }
+
+        /* built-in list items carry no kind and apiVersion */
+
+        obj = json_deep_copy(obj);
+        json_object_del(obj, "kind");
+        json_object_del(obj, "apiVersion");
+        gcp_json_dump_buf(&b, obj, 0);
+        json_decref(obj);
+    }
+
+    gcp_buf_addstr(&b, "]}");
+
+    gcp_output_send(op, 200, &b);
+}

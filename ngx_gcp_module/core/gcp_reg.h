@@ -1,0 +1,145 @@
+
+/*
+ * Registry internals shared by gcp_registry.c (dispatch and options),
+ * gcp_reg_body.c (request bodies), gcp_reg_read.c (get, list),
+ * gcp_reg_write.c (create, update, patch), gcp_reg_delete.c (delete,
+ * deletecollection), gcp_output.c (encodings) and gcp_watch.c.
+ */
+
+#ifndef _GCP_REG_H_INCLUDED_
+#define _GCP_REG_H_INCLUDED_
+
+
+#include "gcp_registry.h"
+#include "gcp_object.h"
+
+
+#define GCP_REG_MAX_RETRIES      64
+#define GCP_REG_GENERATE_TRIES   8
+
+
+typedef enum {
+    GCP_FV_IGNORE = 0,
+    GCP_FV_WARN,
+    GCP_FV_STRICT
+} gcp_field_validation_t;
+
+
+/* A decoded list request (ListOptions). */
+typedef struct {
+    const char           *label_selector;
+    const char           *field_selector;
+    void                 *labels;           /* gcp_label_selector_t */
+    void                 *fields;           /* gcp_field_selector_t */
+    const char           *name;             /* metadata.name=NAME */
+    int64_t               rv;               /* -1: unset */
+    int                   rv_match;         /* GCP_RV_MATCH_* */
+    int64_t               limit;
+    const char           *cont;             /* continue token */
+    int64_t               timeout;          /* seconds, 0: unset */
+    unsigned              watch:1;
+    unsigned              bookmarks:1;
+    unsigned              send_initial:1;
+    unsigned              send_initial_set:1;
+    const char           *include_object;   /* Table: None|Metadata|Object */
+} gcp_list_opts_t;
+
+#define GCP_RV_MATCH_NONE          0
+#define GCP_RV_MATCH_EXACT         1
+#define GCP_RV_MATCH_NOT_OLDER     2
+
+
+/*
+ * Parses and validates the ListOptions of a list or watch request.
+ * Returns GCP_OK, or responds with the error itself and returns it.
+ */
+int gcp_reg_list_opts(gcp_op_t *op, gcp_list_opts_t *lo);
+
+/* Returns 1 when obj matches the label and field selectors of lo. */
+int gcp_reg_matches(gcp_op_t *op, const gcp_list_opts_t *lo,
+    const json_t *obj);
+
+/*
+ * Parses dryRun and fieldValidation (CreateOptions/UpdateOptions/
+ * PatchOptions, named by options_kind).  Returns GCP_OK, or responds with
+ * 422 on options_kind and returns GCP_EINVALID.
+ */
+int gcp_reg_write_opts(gcp_op_t *op, const char *options_kind, int *dry_run,
+    gcp_field_validation_t *fv);
+
+/*
+ * Decodes a request body into an object of the resource's kind: media
+ * type, JSON syntax, apiVersion/kind, field types, unknown and duplicate
+ * fields (per fv: warnings or 400), strategy decode checks.  Unknown
+ * fields are dropped.  Returns the object (borrowed from the arena), or
+ * NULL after responding with the error.
+ */
+json_t *gcp_reg_decode_body(gcp_op_t *op, gcp_field_validation_t fv);
+
+/*
+ * The same checks on an already built object (after a patch): kind and
+ * apiVersion must be the resource's, types right, unknown fields per fv.
+ * Returns GCP_OK, or responds and returns the error.
+ */
+int gcp_reg_check_object(gcp_op_t *op, json_t *obj,
+    gcp_field_validation_t fv, const char *raw, size_t raw_len);
+
+/* The kind name as used inside decoding messages ("core.ConfigMap"). */
+const char *gcp_reg_internal_kind(gcp_op_t *op);
+
+/* apiVersion of the resource's objects ("v1", "coordination.k8s.io/v1"). */
+const char *gcp_reg_api_version(gcp_op_t *op);
+
+/* The storage key of the object the request names. */
+gcp_str_t gcp_reg_key(gcp_op_t *op);
+
+/* Decodes a stored kv into the resource's (external) form, borrowed. */
+json_t *gcp_reg_decode_kv(gcp_op_t *op, const gcp_kv_t *kv);
+
+/* Converts an incoming object to storage form (to_internal), borrowed. */
+json_t *gcp_reg_to_storage(gcp_op_t *op, json_t *obj);
+
+/* Encodes an object (in storage form) for storage. */
+gcp_str_t gcp_reg_encode(gcp_op_t *op, const json_t *obj);
+
+/* Current time as metav1.Time text, arena-owned. */
+const char *gcp_reg_now(gcp_op_t *op);
+
+/* Maps a storage error to a response (404/409/410/500...). */
+void gcp_reg_store_error(gcp_op_t *op, gcp_store_result_t *res,
+    const char *name);
+
+/*
+ * Completes the request with compact JSON bytes, re-encoded as YAML or
+ * indented JSON when that was negotiated (?pretty, Accept).
+ */
+void gcp_output_send(gcp_op_t *op, int status, gcp_buf_t *compact);
+
+/* Serve one object (status 200/201) in the negotiated media type. */
+void gcp_output_object(gcp_op_t *op, int status, const gcp_kv_t *kv,
+    const json_t *obj);
+
+/* Serve a list of kvs at revision rev with list metadata. */
+void gcp_output_list(gcp_op_t *op, gcp_kv_t **kvs, json_t **objs, size_t n,
+    int64_t rev, const char *cont, int64_t remaining);
+
+/* Serialise one object for a watch event or list item into b, per the
+ * negotiated media type (JSON, or PartialObjectMetadata). */
+int gcp_output_event_object(gcp_op_t *op, gcp_buf_t *b, const gcp_kv_t *kv,
+    const json_t *obj, int64_t rv);
+
+/* Request handlers. */
+void gcp_reg_get(gcp_op_t *op);
+void gcp_reg_list(gcp_op_t *op);
+void gcp_reg_create(gcp_op_t *op);
+void gcp_reg_update(gcp_op_t *op);
+void gcp_reg_patch(gcp_op_t *op);
+void gcp_reg_delete(gcp_op_t *op);
+void gcp_reg_deletecollection(gcp_op_t *op);
+void gcp_watch_start(gcp_op_t *op, gcp_list_opts_t *lo);
+
+/* Stops a watch whose client went away (op->state of a watch). */
+void gcp_watch_cancel(void *state);
+
+
+#endif /* _GCP_REG_H_INCLUDED_ */

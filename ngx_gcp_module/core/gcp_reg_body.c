@@ -1,0 +1,268 @@
+
+/*
+ * Request bodies: from bytes to a checked object, with kube-apiserver's
+ * decoding errors (400), media type errors (415) and field validation
+ * (warnings or 400).
+ */
+
+#include "gcp_reg.h"
+#include "gcp_json.h"
+#include "gcp_schema_check.h"
+
+
+#define GCP_BODY_SNIPPET  30
+
+
+static const char *
+gcp_body_snippet(gcp_op_t *op)
+{
+    gcp_str_t  body = op->req->body;
+
+    if (body.len > GCP_BODY_SNIPPET) {
+        return gcp_sprintf(op->a, "%.*s ...", GCP_BODY_SNIPPET, body.data);
+    }
+
+    return gcp_strndup(op->a, body.data, body.len);
+}
+
+
+/* "KIND in version "V" cannot be handled as a KIND: msg" */
+
+static void
+gcp_body_cannot_handle(gcp_op_t *op, const char *kind, const char *version,
+    const char *msg)
+{
+    gcp_op_error(op, GCP_EBADREQUEST,
+                 gcp_sprintf(op->a, "%s in version \"%s\" cannot be handled "
+                             "as a %s: %s", kind, version, op->res->kind,
+                             msg),
+                 NULL);
+}
+
+
+static int
+gcp_body_typemeta(gcp_op_t *op, json_t *obj)
+{
+    const char  *kind, *av, *want_av, *slash, *version;
+
+    kind = json_string_value(json_object_get(obj, "kind"));
+    av = json_string_value(json_object_get(obj, "apiVersion"));
+    want_av = gcp_reg_api_version(op);
+
+    if (kind == NULL || kind[0] == '\0') {
+        kind = op->res->kind;
+    }
+
+    if (av == NULL || av[0] == '\0') {
+        av = want_av;
+    }
+
+    slash = strrchr(av, '/');
+    version = slash ? slash + 1 : av;
+
+    if (strcmp(av, want_av) != 0) {
+        gcp_body_cannot_handle(op, kind, version,
+            gcp_sprintf(op->a, "no kind \"%s\" is registered for version "
+                        "\"%s\" in scheme \"pkg/api/legacyscheme/"
+                        "scheme.go:30\"", kind, av));
+        return GCP_EBADREQUEST;
+    }
+
+    if (strcmp(kind, op->res->kind) != 0) {
+        gcp_body_cannot_handle(op, kind, version,
+            gcp_sprintf(op->a, "converting (%s.%s) to (%s): unknown "
+                        "conversion", op->res->version, kind,
+                        gcp_reg_internal_kind(op)));
+        return GCP_EBADREQUEST;
+    }
+
+    json_object_set_new(obj, "kind", json_string(op->res->kind));
+    json_object_set_new(obj, "apiVersion", json_string(want_av));
+
+    return GCP_OK;
+}
+
+
+/* Reports unknown and duplicate fields per fv; drops unknown fields. */
+
+static int
+gcp_body_fields(gcp_op_t *op, json_t *obj, gcp_field_validation_t fv,
+    const char **dups, size_t ndups)
+{
+    size_t        i, n;
+    gcp_buf_t     b;
+    const char  **unknown;
+
+    unknown = NULL;
+    n = 0;
+
+    if (gcp_schema_unknown_fields(op->a, op->api->schemas,
+                                  gcp_schema_get(op->api->schemas,
+                                                 op->res->schema),
+                                  obj, &unknown, &n) != GCP_OK)
+    {
+        gcp_op_error(op, GCP_ENOMEM, NULL, NULL);
+        return GCP_ENOMEM;
+    }
+
+    if (n) {
+        gcp_schema_prune_unknown(op->api->schemas,
+                                 gcp_schema_get(op->api->schemas,
+                                                op->res->schema), obj);
+    }
+
+    if (fv == GCP_FV_IGNORE || (n == 0 && ndups == 0)) {
+        return GCP_OK;
+    }
+
+    if (fv == GCP_FV_WARN) {
+        for (i = 0; i < ndups; i++) {
+            gcp_op_warning(op, gcp_sprintf(op->a, "duplicate field \"%s\"",
+                                           dups[i]));
+        }
+
+        for (i = 0; i < n; i++) {
+            gcp_op_warning(op, gcp_sprintf(op->a, "unknown field \"%s\"",
+                                           unknown[i]));
+        }
+
+        return GCP_OK;
+    }
+
+    gcp_buf_init(&b, op->a);
+    gcp_buf_addstr(&b, "strict decoding error: ");
+
+    for (i = 0; i < ndups; i++) {
+        gcp_buf_printf(&b, "%sduplicate field \"%s\"", i ? ", " : "",
+                       dups[i]);
+    }
+
+    for (i = 0; i < n; i++) {
+        gcp_buf_printf(&b, "%sunknown field \"%s\"", (i || ndups) ? ", " : "",
+                       unknown[i]);
+    }
+
+    gcp_body_cannot_handle(op, op->res->kind, op->res->version,
+                           gcp_buf_cstr(&b));
+
+    return GCP_EBADREQUEST;
+}
+
+
+int
+gcp_reg_check_object(gcp_op_t *op, json_t *obj, gcp_field_validation_t fv,
+    const char *raw, size_t raw_len)
+{
+    int                    rc;
+    size_t                 ndups;
+    const char            *msg, **dups;
+    const gcp_strategy_t  *st = op->res->strategy;
+
+    if (!json_is_object(obj)) {
+        gcp_op_error(op, GCP_EBADREQUEST,
+                     gcp_sprintf(op->a, "the object provided is "
+                                 "unrecognized (must be of type %s)",
+                                 op->res->kind), NULL);
+        return GCP_EBADREQUEST;
+    }
+
+    rc = gcp_body_typemeta(op, obj);
+    if (rc != GCP_OK) {
+        return rc;
+    }
+
+    rc = gcp_schema_check_types(op->a, op->api->schemas,
+                                gcp_schema_get(op->api->schemas,
+                                               op->res->schema),
+                                obj, &msg);
+    if (rc != GCP_OK) {
+        gcp_body_cannot_handle(op, op->res->kind, op->res->version, msg);
+        return rc;
+    }
+
+    dups = NULL;
+    ndups = 0;
+
+    if (raw && fv != GCP_FV_IGNORE
+        && gcp_json_duplicates(op->a, raw, raw_len, &dups, &ndups)
+           != GCP_OK)
+    {
+        ndups = 0;
+    }
+
+    rc = gcp_body_fields(op, obj, fv, dups, ndups);
+    if (rc != GCP_OK) {
+        return rc;
+    }
+
+    if (st && st->decode) {
+        rc = st->decode(op->a, obj, &msg);
+        if (rc != GCP_OK) {
+            gcp_body_cannot_handle(op, op->res->kind, op->res->version, msg);
+            return rc;
+        }
+    }
+
+    return GCP_OK;
+}
+
+
+json_t *
+gcp_reg_decode_body(gcp_op_t *op, gcp_field_validation_t fv)
+{
+    json_t       *obj;
+    const char   *ct, *msg;
+    gcp_str_t     body;
+
+    ct = gcp_media_content_type(op->a, op->req->content_type);
+
+    if (ct[0] && strcmp(ct, "application/json") != 0 && strcmp(ct, "*/*"))
+    {
+        gcp_op_error(op, GCP_EMEDIATYPE,
+                     "the body of the request was in an unknown format - "
+                     "accepted media types include: application/json, "
+                     "application/yaml, application/vnd.kubernetes.protobuf",
+                     NULL);
+        return NULL;
+    }
+
+    body = op->req->body;
+
+    if (body.data == NULL || body.len == 0) {
+        gcp_op_error(op, GCP_EBADREQUEST,
+                     gcp_sprintf(op->a, "the object provided is "
+                                 "unrecognized (must be of type %s): "
+                                 "couldn't get version/kind; json parse "
+                                 "error: unexpected end of JSON input ()",
+                                 op->res->kind), NULL);
+        return NULL;
+    }
+
+    obj = gcp_json_parse(op->a, body.data, body.len, &msg);
+
+    if (obj == NULL || !json_is_object(obj)) {
+        if (obj) {
+            msg = gcp_sprintf(op->a, "json: cannot unmarshal %s into Go "
+                              "value of type struct { APIVersion string "
+                              "\"json:\\\"apiVersion,omitempty\\\"\"; Kind "
+                              "string \"json:\\\"kind,omitempty\\\"\" }",
+                              json_is_array(obj) ? "array"
+                              : json_is_string(obj) ? "string"
+                              : json_is_number(obj) ? "number" : "bool");
+        }
+
+        gcp_op_error(op, GCP_EBADREQUEST,
+                     gcp_sprintf(op->a, "the object provided is "
+                                 "unrecognized (must be of type %s): "
+                                 "couldn't get version/kind; json parse "
+                                 "error: %s (%s)", op->res->kind, msg,
+                                 gcp_body_snippet(op)), NULL);
+        return NULL;
+    }
+
+    if (gcp_reg_check_object(op, obj, fv, body.data, body.len) != GCP_OK) {
+        return NULL;
+    }
+
+    return obj;
+}

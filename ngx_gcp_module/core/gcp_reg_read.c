@@ -1,0 +1,358 @@
+
+/*
+ * Reads: get one object, list a collection (selectors, limit/continue,
+ * resourceVersion semantics).  Watches start here too, since a watch is a
+ * list request with watch=true.
+ */
+
+#include <stdlib.h>
+
+#include "gcp_reg.h"
+#include "gcp_continue.h"
+
+
+#define GCP_LIST_MIN_PAGE  64
+
+
+typedef struct {
+    gcp_op_t         *op;
+    gcp_list_opts_t   lo;
+
+    gcp_str_t         prefix;
+    gcp_str_t         end;
+    gcp_str_t         start;
+    int64_t           rev;          /* read revision, 0 until known */
+    int64_t           limit;        /* 0: all */
+
+    gcp_kv_t        **kvs;
+    json_t          **objs;
+    size_t            n;
+    size_t            cap;
+
+    gcp_str_t         last_key;     /* last key examined */
+    int64_t           remaining;    /* -1: not reported */
+    unsigned          more:1;
+} gcp_list_t;
+
+
+/* get */
+
+
+static void
+gcp_reg_get_done(void *arg, gcp_store_result_t *res)
+{
+    gcp_op_t  *op = arg;
+
+    if (res->rc == GCP_OK && res->nkvs == 0) {
+        res->rc = GCP_ENOTFOUND;
+    }
+
+    if (res->rc != GCP_OK) {
+        gcp_reg_store_error(op, res, op->ri.name);
+        return;
+    }
+
+    gcp_output_object(op, 200, &res->kvs[0], NULL);
+}
+
+
+void
+gcp_reg_get(gcp_op_t *op)
+{
+    if (op->sub && op->sub->type == GCP_SUB_FINALIZE) {
+        gcp_status_details_t  d;
+
+        memset(&d, 0, sizeof(d));
+        gcp_op_error(op, GCP_EMETHOD, NULL, &d);
+        return;
+    }
+
+    gcp_store_get(op->api->store, gcp_reg_key(op), 0, op->a,
+                  gcp_reg_get_done, op);
+}
+
+
+/* list */
+
+
+static int
+gcp_list_push(gcp_list_t *l, gcp_kv_t *kv, json_t *obj)
+{
+    size_t     cap;
+    void      *p;
+
+    if (l->n == l->cap) {
+        cap = l->cap ? l->cap * 2 : 64;
+
+        p = gcp_alloc(l->op->a, cap * sizeof(gcp_kv_t *));
+        if (p == NULL) {
+            return GCP_ENOMEM;
+        }
+
+        if (l->n) {
+            memcpy(p, l->kvs, l->n * sizeof(gcp_kv_t *));
+        }
+
+        l->kvs = p;
+
+        p = gcp_alloc(l->op->a, cap * sizeof(json_t *));
+        if (p == NULL) {
+            return GCP_ENOMEM;
+        }
+
+        if (l->n) {
+            memcpy(p, l->objs, l->n * sizeof(json_t *));
+        }
+
+        l->objs = p;
+        l->cap = cap;
+    }
+
+    l->kvs[l->n] = kv;
+    l->objs[l->n] = obj;
+    l->n++;
+
+    return GCP_OK;
+}
+
+
+static int
+gcp_list_filtered(gcp_list_t *l)
+{
+    return l->lo.labels || l->lo.fields || l->lo.name;
+}
+
+
+static void
+gcp_list_respond(gcp_list_t *l)
+{
+    const char  *cont;
+
+    cont = NULL;
+
+    if (l->more && l->limit) {
+        cont = gcp_continue_encode(l->op->a, l->rev,
+                                   gcp_strndup(l->op->a,
+                                       l->last_key.data + l->prefix.len,
+                                       l->last_key.len - l->prefix.len));
+    }
+
+    gcp_output_list(l->op, l->kvs, l->objs, l->n, l->rev, cont,
+                    cont && !gcp_list_filtered(l) ? l->remaining : -1);
+}
+
+
+static void gcp_list_fetch(gcp_list_t *l);
+
+
+static void
+gcp_list_page_done(void *arg, gcp_store_result_t *res)
+{
+    size_t       i;
+    json_t      *obj;
+    gcp_kv_t    *kv;
+    gcp_list_t  *l = arg;
+    gcp_op_t    *op = l->op;
+
+    if (res->rc != GCP_OK) {
+        if (res->rc == GCP_ECOMPACTED && l->lo.cont) {
+            gcp_continue_expired(op, l->start, l->prefix);
+            return;
+        }
+
+        gcp_reg_store_error(op, res, "");
+        return;
+    }
+
+    if (l->rev == 0) {
+        l->rev = res->revision;
+    }
+
+    for (i = 0; i < res->nkvs; i++) {
+        kv = &res->kvs[i];
+
+        if (l->limit && (int64_t) l->n >= l->limit) {
+            l->more = 1;
+
+            if (!gcp_list_filtered(l)) {
+                l->remaining = res->count - (int64_t) i;
+            }
+
+            gcp_list_respond(l);
+            return;
+        }
+
+        l->last_key = kv->key;
+
+        obj = NULL;
+
+        if (gcp_list_filtered(l)) {
+            obj = gcp_reg_decode_kv(op, kv);
+
+            if (obj == NULL) {
+                gcp_op_error(op, GCP_EINTERNAL, "stored object is corrupt",
+                             NULL);
+                return;
+            }
+
+            if (!gcp_reg_matches(op, &l->lo, obj)) {
+                continue;
+            }
+        }
+
+        if (gcp_list_push(l, kv, obj) != GCP_OK) {
+            gcp_op_error(op, GCP_ENOMEM, NULL, NULL);
+            return;
+        }
+    }
+
+    if (res->more) {
+        /* continue after the last key examined */
+
+        l->start.data = gcp_alloc(op->a, l->last_key.len + 1);
+        if (l->start.data == NULL) {
+            gcp_op_error(op, GCP_ENOMEM, NULL, NULL);
+            return;
+        }
+
+        memcpy((char *) l->start.data, l->last_key.data, l->last_key.len);
+        ((char *) l->start.data)[l->last_key.len] = GCP_CONTINUE_NEXT;
+        l->start.len = l->last_key.len + 1;
+
+        if (l->limit && !gcp_list_filtered(l) && (int64_t) l->n >= l->limit)
+        {
+            l->more = 1;
+            l->remaining = res->count - (int64_t) res->nkvs;
+            gcp_list_respond(l);
+            return;
+        }
+
+        gcp_list_fetch(l);
+        return;
+    }
+
+    l->more = 0;
+    gcp_list_respond(l);
+}
+
+
+static void
+gcp_list_fetch(gcp_list_t *l)
+{
+    int64_t  page;
+
+    page = 0;
+
+    if (l->limit) {
+        page = l->limit - (int64_t) l->n + 1;
+
+        if (gcp_list_filtered(l) && page < GCP_LIST_MIN_PAGE) {
+            page = GCP_LIST_MIN_PAGE;
+        }
+    }
+
+    gcp_store_range(l->op->api->store, l->start, l->end, l->rev, page, 0,
+                    l->op->a, gcp_list_page_done, l);
+}
+
+
+static void
+gcp_list_one_done(void *arg, gcp_store_result_t *res)
+{
+    json_t      *obj;
+    gcp_list_t  *l = arg;
+
+    if (res->rc != GCP_OK && res->rc != GCP_ENOTFOUND) {
+        gcp_reg_store_error(l->op, res, "");
+        return;
+    }
+
+    l->rev = res->revision;
+
+    if (res->rc == GCP_OK && res->nkvs == 1) {
+        obj = gcp_reg_decode_kv(l->op, &res->kvs[0]);
+
+        if (obj && gcp_reg_matches(l->op, &l->lo, obj)
+            && gcp_list_push(l, &res->kvs[0], obj) != GCP_OK)
+        {
+            gcp_op_error(l->op, GCP_ENOMEM, NULL, NULL);
+            return;
+        }
+    }
+
+    gcp_list_respond(l);
+}
+
+
+void
+gcp_reg_list(gcp_op_t *op)
+{
+    int          rc;
+    gcp_str_t    key;
+    gcp_list_t  *l;
+
+    l = gcp_calloc(op->a, sizeof(gcp_list_t));
+    if (l == NULL) {
+        gcp_op_error(op, GCP_ENOMEM, NULL, NULL);
+        return;
+    }
+
+    l->op = op;
+    l->remaining = -1;
+
+    if (gcp_reg_list_opts(op, &l->lo) != GCP_OK) {
+        return;
+    }
+
+    if (op->media.kind == GCP_MEDIA_PARTIAL && !l->lo.watch) {
+        gcp_op_error(op, GCP_ENOTACCEPTABLE,
+                     gcp_sprintf(op->a, "you requested PartialObjectMetadata,"
+                                 " but the requested object is a list "
+                                 "(*%sList)", gcp_reg_internal_kind(op)),
+                     NULL);
+        return;
+    }
+
+    if (l->lo.watch) {
+        gcp_watch_start(op, &l->lo);
+        return;
+    }
+
+    l->prefix = gcp_object_prefix(op->a, op->res, op->ri.ns);
+    l->end = gcp_store_prefix_end(op->a, l->prefix);
+    l->start = l->prefix;
+    l->limit = l->lo.limit;
+
+    if (l->lo.rv >= 0 && l->lo.rv_match == GCP_RV_MATCH_EXACT) {
+        l->rev = l->lo.rv;
+    }
+
+    if (l->lo.rv == 0 && l->lo.rv_match == GCP_RV_MATCH_NONE) {
+        /* served "from the cache": kube-apiserver ignores the limit */
+        l->limit = 0;
+    }
+
+    if (l->lo.cont) {
+        rc = gcp_continue_decode(op, l->lo.cont, l->prefix, &l->start,
+                                 &l->rev);
+        if (rc != GCP_OK) {
+            return;
+        }
+    }
+
+    if (l->lo.name && l->lo.cont == NULL) {
+        key = gcp_object_key(op->a, op->res, op->ri.ns, l->lo.name);
+
+        if (op->res->namespaced && op->ri.ns[0] == '\0') {
+            /* metadata.name across namespaces: a full scan */
+            gcp_list_fetch(l);
+            return;
+        }
+
+        gcp_store_get(op->api->store, key, l->rev, op->a, gcp_list_one_done,
+                      l);
+        return;
+    }
+
+    gcp_list_fetch(l);
+}

@@ -1,0 +1,954 @@
+
+/*
+ * Writes: create, update (PUT), patch, and the status and finalize
+ * subresources.  Update and patch share one read-modify-write pipeline:
+ * read the stored object, build the new one, validate, then write it
+ * conditionally on the revision read; a lost race without a client
+ * precondition reads again.
+ */
+
+#include "gcp_reg.h"
+#include "gcp_json.h"
+#include "gcp_patch.h"
+#include "gcp_rand.h"
+#include "gcp_validation.h"
+
+
+typedef enum {
+    GCP_W_CREATE = 0,
+    GCP_W_UPDATE,
+    GCP_W_PATCH
+} gcp_write_kind_t;
+
+
+typedef struct {
+    gcp_op_t                *op;
+    gcp_write_kind_t         kind;
+    int                      dry_run;
+    gcp_field_validation_t   fv;
+
+    json_t                  *body;          /* create, update */
+    const char              *patch_type;    /* patch */
+
+    gcp_str_t                key;
+    const char              *name;
+    int                      attempts;
+    unsigned                 generated:1;
+
+    json_t                  *obj;           /* the new object */
+    json_t                  *old;           /* the stored one */
+    gcp_kv_t                 cur;
+    gcp_str_t                value;
+} gcp_write_t;
+
+
+static void gcp_write_read(gcp_write_t *w);
+static void gcp_write_store(gcp_write_t *w);
+
+
+static gcp_write_t *
+gcp_write_new(gcp_op_t *op, gcp_write_kind_t kind, const char *options)
+{
+    gcp_write_t  *w;
+
+    w = gcp_calloc(op->a, sizeof(gcp_write_t));
+    if (w == NULL) {
+        gcp_op_error(op, GCP_ENOMEM, NULL, NULL);
+        return NULL;
+    }
+
+    w->op = op;
+    w->kind = kind;
+
+    if (gcp_reg_write_opts(op, options, &w->dry_run, &w->fv) != GCP_OK) {
+        return NULL;
+    }
+
+    return w;
+}
+
+
+/* The kind named in messages: the subresource's or the resource's. */
+
+static const char *
+gcp_write_kind_name(gcp_op_t *op)
+{
+    return op->res->kind;
+}
+
+
+static int
+gcp_write_validate(gcp_write_t *w, json_t *obj, const json_t *old)
+{
+    json_t                *tobj, *told;
+    gcp_ferrs_t            errs;
+    gcp_op_t              *op = w->op;
+    gcp_meta_opts_t        mo;
+    const gcp_strategy_t  *st = op->res->strategy;
+
+    gcp_ferrs_init(&errs, op->a);
+
+    memset(&mo, 0, sizeof(mo));
+    mo.namespaced = op->res->namespaced;
+    mo.name_mode = op->res->name_mode;
+
+    /* core types (stored without a group) add the standard finalizers */
+    mo.core = strchr(op->res->storage, '/') == NULL;
+
+    if (old) {
+        gcp_validate_object_meta_update(&errs,
+                                        json_object_get(obj, "metadata"),
+                                        json_object_get(old, "metadata"),
+                                        &mo);
+
+    } else {
+        gcp_validate_object_meta(&errs, json_object_get(obj, "metadata"),
+                                 &mo);
+    }
+
+    /* types are validated in their storage form (events.k8s.io) */
+
+    tobj = obj;
+    told = (json_t *) old;
+
+    if (st && st->to_internal) {
+        tobj = gcp_reg_to_storage(op, obj);
+        told = old ? gcp_reg_to_storage(op, (json_t *) old) : NULL;
+
+        if (tobj == NULL || (old && told == NULL)) {
+            gcp_op_error(op, GCP_ENOMEM, NULL, NULL);
+            return GCP_ENOMEM;
+        }
+    }
+
+    if (st && op->sub && op->sub->type == GCP_SUB_STATUS) {
+        if (st->validate_status) {
+            st->validate_status(&errs, tobj);
+        }
+
+    } else if (st && op->sub && op->sub->type == GCP_SUB_FINALIZE) {
+        if (st->validate_finalize) {
+            st->validate_finalize(&errs, tobj);
+        }
+
+    } else if (st && old && st->validate_update) {
+        /* the update rules include the create rules */
+        st->validate_update(&errs, tobj, told);
+
+    } else if (st && st->validate) {
+        st->validate(&errs, tobj);
+    }
+
+    if (errs.nomem) {
+        gcp_op_error(op, GCP_ENOMEM, NULL, NULL);
+        return GCP_ENOMEM;
+    }
+
+    if (errs.n) {
+        gcp_op_invalid(op, gcp_write_kind_name(op),
+                       gcp_meta_str(obj, "name"), &errs);
+        return GCP_EINVALID;
+    }
+
+    return GCP_OK;
+}
+
+
+/* Checks metadata.namespace against the URL; fills it in when empty. */
+
+static int
+gcp_write_namespace(gcp_write_t *w, json_t *obj)
+{
+    const char  *ns;
+    json_t      *meta;
+    gcp_op_t    *op = w->op;
+
+    meta = gcp_meta(obj);
+    if (meta == NULL) {
+        gcp_op_error(op, GCP_ENOMEM, NULL, NULL);
+        return GCP_ENOMEM;
+    }
+
+    if (!op->res->namespaced) {
+        json_object_del(meta, "namespace");
+        return GCP_OK;
+    }
+
+    ns = gcp_meta_str(obj, "namespace");
+
+    if (ns[0] == '\0') {
+        gcp_meta_set_str(obj, "namespace", op->ri.ns);
+        return GCP_OK;
+    }
+
+    if (strcmp(ns, op->ri.ns) != 0) {
+        gcp_op_error(op, GCP_EBADREQUEST, "the namespace of the provided "
+                     "object does not match the namespace sent on the "
+                     "request", NULL);
+        return GCP_EBADREQUEST;
+    }
+
+    return GCP_OK;
+}
+
+
+static gcp_str_t
+gcp_write_encode(gcp_write_t *w, json_t *obj)
+{
+    json_t  *stored;
+
+    stored = gcp_reg_to_storage(w->op, obj);
+    if (stored == NULL) {
+        return (gcp_str_t) gcp_null_string;
+    }
+
+    return gcp_reg_encode(w->op, stored);
+}
+
+
+/* Responds with obj (not stored: dry run) at revision rv. */
+
+static void
+gcp_write_respond_obj(gcp_write_t *w, int status, json_t *obj, int64_t rv)
+{
+    gcp_kv_t  kv;
+
+    memset(&kv, 0, sizeof(kv));
+
+    kv.value = gcp_write_encode(w, obj);
+    kv.mod_revision = rv;
+
+    if (kv.value.data == NULL) {
+        gcp_op_error(w->op, GCP_ENOMEM, NULL, NULL);
+        return;
+    }
+
+    if (w->op->res->strategy && w->op->res->strategy->to_external) {
+        if (rv > 0) {
+            gcp_meta_set_str(obj, "resourceVersion",
+                             gcp_sprintf(w->op->a, "%lld", (long long) rv));
+
+        } else {
+            json_object_del(gcp_meta(obj), "resourceVersion");
+        }
+
+        gcp_output_object(w->op, status, NULL, obj);
+        return;
+    }
+
+    gcp_output_object(w->op, status, &kv, NULL);
+}
+
+
+/* create */
+
+
+static int
+gcp_write_generate_name(gcp_write_t *w)
+{
+    w->name = gcp_rand_generate_name(w->op->a,
+                                     gcp_meta_str(w->obj, "generateName"));
+    if (w->name == NULL) {
+        return GCP_ENOMEM;
+    }
+
+    w->generated = 1;
+
+    return gcp_meta_set_str(w->obj, "name", w->name);
+}
+
+
+static void
+gcp_create_done(void *arg, gcp_store_result_t *res)
+{
+    gcp_write_t  *w = arg;
+    gcp_op_t     *op = w->op;
+
+    if (res->rc == GCP_EEXISTS && w->generated
+        && ++w->attempts < GCP_REG_GENERATE_TRIES)
+    {
+        if (gcp_write_generate_name(w) != GCP_OK) {
+            gcp_op_error(op, GCP_ENOMEM, NULL, NULL);
+            return;
+        }
+
+        w->key = gcp_object_key(op->a, op->res, op->ri.ns, w->name);
+        gcp_write_store(w);
+        return;
+    }
+
+    if (res->rc != GCP_OK) {
+        gcp_reg_store_error(op, res, w->name);
+        return;
+    }
+
+    if (op->res->strategy && op->res->strategy->to_external) {
+        gcp_write_respond_obj(w, 201, w->obj, res->kvs[0].mod_revision);
+        return;
+    }
+
+    gcp_output_object(op, 201, &res->kvs[0], NULL);
+}
+
+
+static void
+gcp_create_write(gcp_write_t *w)
+{
+    if (w->dry_run) {
+        gcp_write_respond_obj(w, 201, w->obj, 0);
+        return;
+    }
+
+    gcp_write_store(w);
+}
+
+
+static void
+gcp_create_ns_done(void *arg, gcp_store_result_t *res)
+{
+    json_t                *ns;
+    const char            *phase;
+    gcp_write_t           *w = arg;
+    gcp_op_t              *op = w->op;
+    gcp_status_details_t   d;
+    gcp_status_cause_t     cause;
+
+    if (res->rc == GCP_OK && res->nkvs == 0) {
+        res->rc = GCP_ENOTFOUND;
+    }
+
+    if (res->rc == GCP_ENOTFOUND) {
+        memset(&d, 0, sizeof(d));
+        d.name = op->ri.ns;
+        d.kind = "namespaces";
+
+        gcp_op_error(op, GCP_ENOTFOUND,
+                     gcp_sprintf(op->a, "namespaces \"%s\" not found",
+                                 op->ri.ns), &d);
+        return;
+    }
+
+    if (res->rc != GCP_OK) {
+        gcp_reg_store_error(op, res, w->name);
+        return;
+    }
+
+    ns = gcp_object_decode(op->a, res->kvs[0].value, 0);
+    phase = json_string_value(json_object_get(json_object_get(ns, "status"),
+                                              "phase"));
+
+    if (ns && (gcp_meta_str(ns, "deletionTimestamp")[0]
+               || (phase && strcmp(phase, "Terminating") == 0)))
+    {
+        memset(&d, 0, sizeof(d));
+        memset(&cause, 0, sizeof(cause));
+
+        cause.reason = "NamespaceTerminating";
+        cause.message = gcp_sprintf(op->a, "namespace %s is being "
+                                    "terminated", op->ri.ns);
+        cause.field = "metadata.namespace";
+
+        d.name = w->name;
+        d.group = op->res->group;
+        d.kind = op->res->name;
+        d.cause = &cause;
+
+        gcp_op_error(op, GCP_EFORBIDDEN,
+                     gcp_sprintf(op->a, "%s \"%s\" is forbidden: unable to "
+                                 "create new content in namespace %s "
+                                 "because it is being terminated",
+                                 gcp_op_qualified_resource(op, op->res),
+                                 w->name, op->ri.ns), &d);
+        return;
+    }
+
+    gcp_create_write(w);
+}
+
+
+void
+gcp_reg_create(gcp_op_t *op)
+{
+    json_t                *obj, *meta;
+    char                   uid[GCP_UUID_LEN + 1];
+    gcp_write_t           *w;
+    const gcp_strategy_t  *st = op->res->strategy;
+
+    w = gcp_write_new(op, GCP_W_CREATE, "CreateOptions");
+    if (w == NULL) {
+        return;
+    }
+
+    obj = gcp_reg_decode_body(op, w->fv);
+    if (obj == NULL) {
+        return;
+    }
+
+    w->obj = obj;
+
+    if (gcp_write_namespace(w, obj) != GCP_OK) {
+        return;
+    }
+
+    meta = gcp_meta(obj);
+
+    if (gcp_meta_str(obj, "resourceVersion")[0]) {
+        gcp_op_error(op, GCP_EINTERNAL, "resourceVersion should not be set "
+                     "on objects to be created", NULL);
+        return;
+    }
+
+    json_object_del(meta, "resourceVersion");
+    json_object_del(meta, "deletionTimestamp");
+    json_object_del(meta, "deletionGracePeriodSeconds");
+    json_object_del(meta, "managedFields");
+    json_object_del(meta, "selfLink");
+
+    if (st && st->generation) {
+        json_object_set_new(meta, "generation", json_integer(1));
+    }
+
+    if (st && st->prepare_create && st->prepare_create(op, obj) != GCP_OK) {
+        return;
+    }
+
+    w->name = gcp_meta_str(obj, "name");
+
+    if (w->name[0] == '\0' && gcp_meta_str(obj, "generateName")[0]) {
+        if (gcp_write_generate_name(w) != GCP_OK) {
+            gcp_op_error(op, GCP_ENOMEM, NULL, NULL);
+            return;
+        }
+    }
+
+    gcp_uuid_v4(uid);
+    gcp_meta_set_str(obj, "uid", uid);
+    gcp_meta_set_str(obj, "creationTimestamp", gcp_reg_now(op));
+
+    if (gcp_write_validate(w, obj, NULL) != GCP_OK) {
+        return;
+    }
+
+    w->key = gcp_object_key(op->a, op->res, op->ri.ns, w->name);
+
+    if (op->res->namespaced) {
+        gcp_store_get(op->api->store,
+                      gcp_object_key(op->a,
+                                     gcp_registry_find(op->api->registry,
+                                                       "", "v1",
+                                                       "namespaces"),
+                                     "", op->ri.ns),
+                      0, op->a, gcp_create_ns_done, w);
+        return;
+    }
+
+    gcp_create_write(w);
+}
+
+
+/* update and patch */
+
+
+static void
+gcp_write_conflict(gcp_write_t *w)
+{
+    gcp_store_result_t  res;
+
+    memset(&res, 0, sizeof(res));
+    res.rc = GCP_ECONFLICT;
+
+    gcp_reg_store_error(w->op, &res, w->name);
+}
+
+
+/* The object a PATCH produces from the stored one. */
+
+static json_t *
+gcp_write_patched(gcp_write_t *w)
+{
+    int          rc;
+    json_t      *out;
+    gcp_op_t    *op = w->op;
+    const char  *msg;
+    gcp_str_t    body = op->req->body;
+
+    msg = NULL;
+    out = NULL;
+
+    if (strcmp(w->patch_type, "application/json-patch+json") == 0) {
+        rc = gcp_patch_json(op->a, w->old, body.data, body.len, &out, &msg);
+
+    } else if (strcmp(w->patch_type, "application/merge-patch+json") == 0) {
+        rc = gcp_patch_merge(op->a, w->old, body.data, body.len, &out, &msg);
+
+    } else {
+        rc = gcp_patch_strategic(op->a, op->api->schemas,
+                                 gcp_schema_get(op->api->schemas,
+                                                op->res->schema),
+                                 w->old, body.data, body.len, &out, &msg);
+    }
+
+    if (rc != GCP_OK) {
+        if (rc == GCP_EINVALID) {
+            gcp_status_details_t  d;
+
+            memset(&d, 0, sizeof(d));
+            gcp_op_error(op, rc, msg, &d);
+
+        } else {
+            gcp_op_error(op, rc, msg, NULL);
+        }
+
+        return NULL;
+    }
+
+    out = gcp_json_arena(op->a, out);
+
+    if (gcp_reg_check_object(op, out, w->fv, NULL, 0) != GCP_OK) {
+        return NULL;
+    }
+
+    return out;
+}
+
+
+/*
+ * Builds the new object from the request and the stored object.  Returns
+ * it borrowed from the arena, or NULL (after responding, or out of
+ * memory).
+ */
+
+static json_t *
+gcp_write_build(gcp_write_t *w)
+{
+    json_t    *obj, *src, *v;
+    gcp_op_t  *op = w->op;
+
+    src = w->kind == GCP_W_PATCH ? gcp_write_patched(w) : w->body;
+    if (src == NULL) {
+        return NULL;
+    }
+
+    if (op->sub == NULL) {
+        return w->kind == GCP_W_PATCH
+               ? src : gcp_json_arena(op->a, json_deep_copy(src));
+    }
+
+    /* subresources take one part of the request's object */
+
+    obj = gcp_json_arena(op->a, json_deep_copy(w->old));
+    if (obj == NULL) {
+        return NULL;
+    }
+
+    gcp_meta_set_str(obj, "resourceVersion",
+                     gcp_meta_str(src, "resourceVersion"));
+
+    if (op->sub->type == GCP_SUB_STATUS) {
+        v = json_object_get(src, "status");
+
+        if (v) {
+            json_object_set(obj, "status", v);
+
+        } else {
+            json_object_del(obj, "status");
+        }
+
+    } else if (op->sub->type == GCP_SUB_FINALIZE) {
+        v = json_object_get(json_object_get(src, "spec"), "finalizers");
+
+        if (!json_is_object(json_object_get(obj, "spec"))) {
+            json_object_set_new(obj, "spec", json_object());
+        }
+
+        if (v) {
+            json_object_set(json_object_get(obj, "spec"), "finalizers", v);
+
+        } else {
+            json_object_del(json_object_get(obj, "spec"), "finalizers");
+        }
+    }
+
+    return obj;
+}
+
+
+/* Keeps what clients cannot change through an update. */
+
+static void
+gcp_write_keep_system(json_t *obj, const json_t *old)
+{
+    size_t        i;
+    json_t       *meta, *ometa, *v;
+
+    static const char * const  keep[] = {
+        "uid", "creationTimestamp", "deletionTimestamp",
+        "deletionGracePeriodSeconds", "generation", NULL
+    };
+
+    meta = gcp_meta(obj);
+    ometa = json_object_get(old, "metadata");
+
+    for (i = 0; keep[i]; i++) {
+        v = json_object_get(ometa, keep[i]);
+
+        if (v) {
+            json_object_set(meta, keep[i], v);
+
+        } else {
+            json_object_del(meta, keep[i]);
+        }
+    }
+
+    json_object_del(meta, "managedFields");
+    json_object_del(meta, "selfLink");
+}
+
+
+/* Did anything but metadata and status change? */
+
+static int
+gcp_write_spec_changed(const json_t *obj, const json_t *old)
+{
+    json_t      *v;
+    const char  *key;
+
+    json_object_foreach((json_t *) obj, key, v) {
+        if (strcmp(key, "metadata") == 0 || strcmp(key, "status") == 0) {
+            continue;
+        }
+
+        if (!json_equal(v, json_object_get(old, key))) {
+            return 1;
+        }
+    }
+
+    json_object_foreach((json_t *) old, key, v) {
+        if (strcmp(key, "metadata") != 0 && strcmp(key, "status") != 0
+            && json_object_get(obj, key) == NULL)
+        {
+            return 1;
+        }
+    }
+
+    return 0;
+}
+
+
+/* An object being deleted whose last finalizer went goes away. */
+
+static int
+gcp_write_finalized(gcp_write_t *w, const json_t *obj)
+{
+    json_t  *fin;
+
+    if (gcp_meta_str(obj, "deletionTimestamp")[0] == '\0') {
+        return 0;
+    }
+
+    fin = json_object_get(json_object_get(obj, "metadata"), "finalizers");
+
+    if (json_array_size(fin) > 0) {
+        return 0;
+    }
+
+    fin = json_object_get(json_object_get(obj, "spec"), "finalizers");
+
+    return w->op->res->namespaced
+           || strcmp(w->op->res->name, "namespaces") != 0
+           || json_array_size(fin) == 0;
+}
+
+
+static void
+gcp_write_delete_done(void *arg, gcp_store_result_t *res)
+{
+    gcp_write_t  *w = arg;
+
+    if (res->rc == GCP_ECONFLICT || res->rc == GCP_ENOTFOUND) {
+        if (++w->attempts < GCP_REG_MAX_RETRIES) {
+            gcp_write_read(w);
+            return;
+        }
+    }
+
+    if (res->rc != GCP_OK) {
+        gcp_reg_store_error(w->op, res, w->name);
+        return;
+    }
+
+    gcp_write_respond_obj(w, 200, w->obj, res->revision);
+}
+
+
+static void
+gcp_update_done(void *arg, gcp_store_result_t *res)
+{
+    gcp_write_t  *w = arg;
+    gcp_op_t     *op = w->op;
+
+    if (res->rc == GCP_ECONFLICT) {
+        if (gcp_meta_str(w->body ? w->body : w->obj,
+                         "resourceVersion")[0]
+            && w->kind == GCP_W_UPDATE)
+        {
+            gcp_write_conflict(w);
+            return;
+        }
+
+        if (++w->attempts < GCP_REG_MAX_RETRIES) {
+            gcp_write_read(w);
+            return;
+        }
+    }
+
+    if (res->rc != GCP_OK) {
+        gcp_reg_store_error(op, res, w->name);
+        return;
+    }
+
+    if (op->res->strategy && op->res->strategy->to_external) {
+        gcp_write_respond_obj(w, 200, w->obj, res->kvs[0].mod_revision);
+        return;
+    }
+
+    gcp_output_object(op, 200, &res->kvs[0], NULL);
+}
+
+
+static void
+gcp_write_got(void *arg, gcp_store_result_t *res)
+{
+    int64_t                want;
+    json_t                *obj, *gen;
+    const char            *rv;
+    gcp_write_t           *w = arg;
+    gcp_op_t              *op = w->op;
+    const gcp_strategy_t  *st = op->res->strategy;
+
+    if (res->rc == GCP_OK && res->nkvs == 0) {
+        res->rc = GCP_ENOTFOUND;
+    }
+
+    if (res->rc != GCP_OK) {
+        gcp_reg_store_error(op, res, w->name);
+        return;
+    }
+
+    w->cur = res->kvs[0];
+    w->old = gcp_reg_decode_kv(op, &w->cur);
+
+    if (w->old == NULL) {
+        gcp_op_error(op, GCP_EINTERNAL, "stored object is corrupt", NULL);
+        return;
+    }
+
+    obj = gcp_write_build(w);
+    if (obj == NULL) {
+        if (!op->responded) {
+            gcp_op_error(op, GCP_ENOMEM, NULL, NULL);
+        }
+
+        return;
+    }
+
+    w->obj = obj;
+
+    /* precondition: the resourceVersion the client sent */
+
+    rv = gcp_meta_str(obj, "resourceVersion");
+
+    if (rv[0]) {
+        want = gcp_parse_rv(rv);
+
+        if (want != w->cur.mod_revision) {
+            gcp_write_conflict(w);
+            return;
+        }
+
+    } else if (w->kind == GCP_W_UPDATE && st && st->no_unconditional_update)
+    {
+        gcp_ferrs_t  errs;
+
+        gcp_ferrs_init(&errs, op->a);
+        gcp_ferrs_add(&errs, GCP_FERR_INVALID, "metadata.resourceVersion",
+                      "0x0", "must be specified for an update");
+        gcp_op_invalid(op, op->res->kind, w->name, &errs);
+        return;
+
+    } else {
+        /* an unconditional update: as at the revision read */
+        gcp_meta_set_str(obj, "resourceVersion",
+                         gcp_sprintf(op->a, "%lld",
+                                     (long long) w->cur.mod_revision));
+    }
+
+    if (gcp_write_namespace(w, obj) != GCP_OK) {
+        return;
+    }
+
+    gcp_write_keep_system(obj, w->old);
+
+    if (op->sub && op->sub->type == GCP_SUB_STATUS) {
+        if (st && st->prepare_status_update
+            && st->prepare_status_update(op, obj, w->old) != GCP_OK)
+        {
+            return;
+        }
+
+    } else if (op->sub == NULL) {
+        if (st && st->prepare_update
+            && st->prepare_update(op, obj, w->old) != GCP_OK)
+        {
+            return;
+        }
+    }
+
+    if (gcp_write_validate(w, obj, w->old) != GCP_OK) {
+        return;
+    }
+
+    if (st && st->generation && gcp_write_spec_changed(obj, w->old)) {
+        gen = json_object_get(json_object_get(w->old, "metadata"),
+                              "generation");
+        json_object_set_new(gcp_meta(obj), "generation",
+                            json_integer(json_integer_value(gen) + 1));
+    }
+
+    if (gcp_write_finalized(w, obj)) {
+        if (w->dry_run) {
+            gcp_write_respond_obj(w, 200, obj, w->cur.mod_revision);
+            return;
+        }
+
+        gcp_store_delete(op->api->store, w->key, w->cur.mod_revision, op->a,
+                         gcp_write_delete_done, w);
+        return;
+    }
+
+    w->value = gcp_write_encode(w, obj);
+
+    if (w->value.data == NULL) {
+        gcp_op_error(op, GCP_ENOMEM, NULL, NULL);
+        return;
+    }
+
+    if (w->dry_run
+        || (w->value.len == w->cur.value.len
+            && memcmp(w->value.data, w->cur.value.data, w->value.len) == 0))
+    {
+        /* nothing changes: kube-apiserver does not write either */
+        gcp_write_respond_obj(w, 200, obj, w->cur.mod_revision);
+        return;
+    }
+
+    gcp_store_update(op->api->store, w->key, w->value, w->cur.mod_revision,
+                     op->a, gcp_update_done, w);
+}
+
+
+static void
+gcp_write_read(gcp_write_t *w)
+{
+    gcp_store_get(w->op->api->store, w->key, 0, w->op->a, gcp_write_got, w);
+}
+
+
+static void
+gcp_write_store(gcp_write_t *w)
+{
+    w->value = gcp_write_encode(w, w->obj);
+
+    if (w->value.data == NULL) {
+        gcp_op_error(w->op, GCP_ENOMEM, NULL, NULL);
+        return;
+    }
+
+    gcp_store_create(w->op->api->store, w->key, w->value, w->op->a,
+                     gcp_create_done, w);
+}
+
+
+void
+gcp_reg_update(gcp_op_t *op)
+{
+    json_t       *body;
+    const char   *name;
+    gcp_write_t  *w;
+
+    w = gcp_write_new(op, GCP_W_UPDATE, "UpdateOptions");
+    if (w == NULL) {
+        return;
+    }
+
+    body = gcp_reg_decode_body(op, w->fv);
+    if (body == NULL) {
+        return;
+    }
+
+    name = gcp_meta_str(body, "name");
+
+    if (strcmp(name, op->ri.name) != 0) {
+        gcp_op_error(op, GCP_EBADREQUEST,
+                     gcp_sprintf(op->a, "the name of the object (%s) does "
+                                 "not match the name on the URL (%s)", name,
+                                 op->ri.name), NULL);
+        return;
+    }
+
+    if (gcp_meta_str(body, "resourceVersion")[0]
+        && gcp_parse_rv(gcp_meta_str(body, "resourceVersion")) < 0)
+    {
+        gcp_op_error(op, GCP_EBADREQUEST,
+                     gcp_sprintf(op->a, "metadata.resourceVersion: Invalid "
+                                 "value: %s: must be a valid resource "
+                                 "version", gcp_ferr_quote(op->a,
+                                     gcp_meta_str(body, "resourceVersion"))),
+                     NULL);
+        return;
+    }
+
+    w->body = body;
+    w->name = op->ri.name;
+    w->key = gcp_reg_key(op);
+
+    gcp_write_read(w);
+}
+
+
+void
+gcp_reg_patch(gcp_op_t *op)
+{
+    const char   *ct;
+    gcp_write_t  *w;
+
+    w = gcp_write_new(op, GCP_W_PATCH, "PatchOptions");
+    if (w == NULL) {
+        return;
+    }
+
+    ct = gcp_media_content_type(op->a, op->req->content_type);
+
+    if (strcmp(ct, "application/json-patch+json") != 0
+        && strcmp(ct, "application/merge-patch+json") != 0
+        && strcmp(ct, "application/strategic-merge-patch+json") != 0)
+    {
+        gcp_status_details_t  d;
+
+        memset(&d, 0, sizeof(d));
+        gcp_op_error(op, GCP_EMEDIATYPE, NULL, &d);
+        return;
+    }
+
+    if (op->req->body.data == NULL || op->req->body.len == 0) {
+        gcp_op_error(op, GCP_EBADREQUEST, "the body of the request must be "
+                     "a patch", NULL);
+        return;
+    }
+
+    w->patch_type = ct;
+    w->name = op->ri.name;
+    w->key = gcp_reg_key(op);
+
+    gcp_write_read(w);
+}

@@ -1,0 +1,687 @@
+
+/*
+ * The registry table, request dispatch by verb, and request options.
+ */
+
+#include <stdlib.h>
+#include <stdio.h>
+
+#include "gcp_reg.h"
+#include "gcp_selector.h"
+#include "gcp_time.h"
+
+
+gcp_registry_t *
+gcp_registry_create(void)
+{
+    return calloc(1, sizeof(gcp_registry_t));
+}
+
+
+void
+gcp_registry_free(gcp_registry_t *reg)
+{
+    if (reg) {
+        free(reg->resources);
+        free(reg);
+    }
+}
+
+
+int
+gcp_registry_add(gcp_registry_t *reg, const gcp_resource_t *res)
+{
+    size_t                  cap;
+    const gcp_resource_t  **r;
+
+    if (reg->n == reg->cap) {
+        cap = reg->cap ? reg->cap * 2 : 16;
+
+        r = realloc(reg->resources, cap * sizeof(gcp_resource_t *));
+        if (r == NULL) {
+            return GCP_ENOMEM;
+        }
+
+        reg->resources = r;
+        reg->cap = cap;
+    }
+
+    reg->resources[reg->n++] = res;
+
+    return GCP_OK;
+}
+
+
+const gcp_resource_t *
+gcp_registry_find(const gcp_registry_t *reg, const char *group,
+    const char *version, const char *resource)
+{
+    size_t                 i;
+    const gcp_resource_t  *r;
+
+    for (i = 0; i < reg->n; i++) {
+        r = reg->resources[i];
+
+        if (strcmp(r->name, resource) == 0 && strcmp(r->group, group) == 0
+            && strcmp(r->version, version) == 0)
+        {
+            return r;
+        }
+    }
+
+    return NULL;
+}
+
+
+int
+gcp_registry_has_gv(const gcp_registry_t *reg, const char *group,
+    const char *version)
+{
+    size_t  i;
+
+    for (i = 0; i < reg->n; i++) {
+        if (strcmp(reg->resources[i]->group, group) == 0
+            && strcmp(reg->resources[i]->version, version) == 0)
+        {
+            return 1;
+        }
+    }
+
+    return 0;
+}
+
+
+const gcp_subresource_t *
+gcp_resource_sub(const gcp_resource_t *res, const char *name)
+{
+    size_t  i;
+
+    for (i = 0; i < res->nsubresources; i++) {
+        if (strcmp(res->subresources[i].name, name) == 0) {
+            return &res->subresources[i];
+        }
+    }
+
+    return NULL;
+}
+
+
+static void
+gcp_reg_method_not_allowed(gcp_op_t *op)
+{
+    gcp_status_details_t  d;
+
+    memset(&d, 0, sizeof(d));
+
+    gcp_op_error(op, GCP_EMETHOD, NULL, &d);
+}
+
+
+void
+gcp_registry_handle(gcp_op_t *op)
+{
+    unsigned              verbs;
+    const char           *verb, *method;
+    const gcp_reqinfo_t  *ri = &op->ri;
+
+    verb = ri->verb;
+    method = op->req->method;
+    verbs = op->sub ? op->sub->verbs : op->res->verbs;
+
+    if (strcmp(method, "HEAD") == 0 || strcmp(method, "OPTIONS") == 0) {
+        gcp_reg_method_not_allowed(op);
+        return;
+    }
+
+    if (ri->name[0] == '\0') {
+
+        /* collections */
+
+        if (op->res->namespaced && ri->ns[0] == '\0'
+            && (strcmp(verb, "create") == 0
+                || strcmp(verb, "deletecollection") == 0))
+        {
+            gcp_reg_method_not_allowed(op);
+            return;
+        }
+
+        if (strcmp(verb, "list") == 0 && (verbs & GCP_VERB_LIST)) {
+            gcp_reg_list(op);
+
+        } else if (strcmp(verb, "watch") == 0 && (verbs & GCP_VERB_WATCH)) {
+            gcp_reg_list(op);
+
+        } else if (strcmp(verb, "create") == 0
+                   && (verbs & GCP_VERB_CREATE))
+        {
+            gcp_reg_create(op);
+
+        } else if (strcmp(verb, "deletecollection") == 0
+                   && (verbs & GCP_VERB_DELETECOLLECTION))
+        {
+            gcp_reg_deletecollection(op);
+
+        } else {
+            gcp_reg_method_not_allowed(op);
+        }
+
+        return;
+    }
+
+    /* one object, or its subresource */
+
+    if (strcmp(verb, "watch") == 0 && ri->legacy_watch && op->sub == NULL
+        && (verbs & GCP_VERB_WATCH))
+    {
+        gcp_reg_list(op);
+
+    } else if (strcmp(verb, "get") == 0 && (verbs & GCP_VERB_GET)) {
+        if (op->sub && gcp_query_get(&op->q, "watch")
+            && strcmp(gcp_query_get(&op->q, "watch"), "0") != 0
+            && strcmp(gcp_query_get(&op->q, "watch"), "false") != 0
+            && !(verbs & GCP_VERB_WATCH))
+        {
+            gcp_reg_method_not_allowed(op);
+            return;
+        }
+
+        gcp_reg_get(op);
+
+    } else if (strcmp(verb, "update") == 0 && (verbs & GCP_VERB_UPDATE)) {
+        gcp_reg_update(op);
+
+    } else if (strcmp(verb, "patch") == 0 && (verbs & GCP_VERB_PATCH)) {
+        gcp_reg_patch(op);
+
+    } else if (strcmp(verb, "delete") == 0 && (verbs & GCP_VERB_DELETE)) {
+        gcp_reg_delete(op);
+
+    } else {
+        gcp_reg_method_not_allowed(op);
+    }
+}
+
+
+/* options */
+
+
+static void
+gcp_reg_options_invalid(gcp_op_t *op, const char *options_kind,
+    gcp_ferrs_t *errs)
+{
+    gcp_status_details_t  d;
+
+    memset(&d, 0, sizeof(d));
+
+    d.group = "meta.k8s.io";
+    d.kind = options_kind;
+    d.causes = errs;
+
+    gcp_op_error(op, GCP_EINVALID,
+                 gcp_ferrs_message(errs,
+                                   gcp_sprintf(op->a, "%s.meta.k8s.io",
+                                               options_kind), ""),
+                 &d);
+}
+
+
+int
+gcp_reg_write_opts(gcp_op_t *op, const char *options_kind, int *dry_run,
+    gcp_field_validation_t *fv)
+{
+    size_t        i;
+    gcp_buf_t     b;
+    gcp_ferrs_t   errs;
+    const char   *v;
+
+    gcp_ferrs_init(&errs, op->a);
+
+    *dry_run = 0;
+    *fv = GCP_FV_WARN;
+
+    /* dryRun may repeat; every value must be "All" */
+
+    gcp_buf_init(&b, op->a);
+
+    for (i = 0; i < op->q.n; i++) {
+        if (strcmp(op->q.params[i].name, "dryRun") != 0) {
+            continue;
+        }
+
+        if (strcmp(op->q.params[i].value, "All") == 0) {
+            *dry_run = 1;
+            continue;
+        }
+
+        *dry_run = -1;
+    }
+
+    if (*dry_run < 0) {
+        gcp_buf_addstr(&b, "[]string{");
+
+        for (i = 0; i < op->q.n; i++) {
+            if (strcmp(op->q.params[i].name, "dryRun") == 0) {
+                if (b.len > 9) {
+                    gcp_buf_addstr(&b, ", ");
+                }
+
+                gcp_buf_addstr(&b, gcp_ferr_quote(op->a,
+                                                  op->q.params[i].value));
+            }
+        }
+
+        gcp_buf_addc(&b, '}');
+
+        gcp_ferrs_add(&errs, GCP_FERR_NOT_SUPPORTED, "dryRun",
+                      gcp_buf_cstr(&b), "supported values: \"All\"");
+    }
+
+    v = gcp_query_get(&op->q, "fieldValidation");
+
+    if (v && v[0]) {
+        if (strcmp(v, "Ignore") == 0) {
+            *fv = GCP_FV_IGNORE;
+
+        } else if (strcmp(v, "Warn") == 0) {
+            *fv = GCP_FV_WARN;
+
+        } else if (strcmp(v, "Strict") == 0) {
+            *fv = GCP_FV_STRICT;
+
+        } else {
+            gcp_ferrs_add(&errs, GCP_FERR_NOT_SUPPORTED, "fieldValidation",
+                          gcp_ferr_quote(op->a, v),
+                          "supported values: \"Ignore\", \"Strict\", "
+                          "\"Warn\"");
+        }
+    }
+
+    v = gcp_query_get(&op->q, "fieldManager");
+
+    if (v && strlen(v) > 128) {
+        gcp_ferrs_add(&errs, GCP_FERR_TOO_LONG, "fieldManager", NULL,
+                      "may not be more than 128 bytes");
+    }
+
+    if (errs.n) {
+        gcp_reg_options_invalid(op, options_kind, &errs);
+        return GCP_EINVALID;
+    }
+
+    return GCP_OK;
+}
+
+
+static int
+gcp_reg_parse_int(const char *s, int64_t *out)
+{
+    char       *end;
+    long long   v;
+
+    if (s == NULL || s[0] == '\0') {
+        return GCP_EBADREQUEST;
+    }
+
+    v = strtoll(s, &end, 10);
+
+    if (*end != '\0') {
+        return GCP_EBADREQUEST;
+    }
+
+    *out = v;
+
+    return GCP_OK;
+}
+
+
+static int
+gcp_reg_bool(const char *v)
+{
+    return v && strcmp(v, "0") != 0 && strcasecmp(v, "false") != 0;
+}
+
+
+int
+gcp_reg_list_opts(gcp_op_t *op, gcp_list_opts_t *lo)
+{
+    int                  rc;
+    const char          *v, *msg;
+    gcp_ferrs_t          errs;
+
+    memset(lo, 0, sizeof(gcp_list_opts_t));
+
+    lo->rv = -1;
+    gcp_ferrs_init(&errs, op->a);
+
+    lo->watch = strcmp(op->ri.verb, "watch") == 0;
+    lo->bookmarks = gcp_reg_bool(gcp_query_get(&op->q,
+                                               "allowWatchBookmarks"));
+
+    v = gcp_query_get(&op->q, "sendInitialEvents");
+    if (v) {
+        lo->send_initial_set = 1;
+        lo->send_initial = gcp_reg_bool(v);
+    }
+
+    v = gcp_query_get(&op->q, "resourceVersion");
+    if (v && v[0]) {
+        lo->rv = gcp_parse_rv(v);
+
+        if (lo->rv < 0) {
+            gcp_op_error(op, GCP_EINTERNAL,
+                         gcp_sprintf(op->a, "invalid resource version: "
+                                     "strconv.ParseUint: parsing %s: "
+                                     "invalid syntax",
+                                     gcp_ferr_quote(op->a, v)), NULL);
+            return GCP_EINTERNAL;
+        }
+    }
+
+    v = gcp_query_get(&op->q, "resourceVersionMatch");
+    if (v && v[0]) {
+        if (strcmp(v, "Exact") == 0) {
+            lo->rv_match = GCP_RV_MATCH_EXACT;
+
+        } else if (strcmp(v, "NotOlderThan") == 0) {
+            lo->rv_match = GCP_RV_MATCH_NOT_OLDER;
+
+        } else {
+            gcp_ferrs_add(&errs, GCP_FERR_NOT_SUPPORTED,
+                          "resourceVersionMatch", gcp_ferr_quote(op->a, v),
+                          "supported values: \"Exact\", \"NotOlderThan\", "
+                          "\"\"");
+        }
+
+        if (lo->rv < 0 && errs.n == 0) {
+            gcp_ferrs_add(&errs, GCP_FERR_FORBIDDEN, "resourceVersionMatch",
+                          NULL, "resourceVersionMatch is forbidden unless "
+                          "resourceVersion is provided");
+        }
+    }
+
+    if (lo->send_initial_set && lo->send_initial) {
+        if (!lo->watch) {
+            gcp_ferrs_add(&errs, GCP_FERR_FORBIDDEN, "sendInitialEvents",
+                          NULL, "sendInitialEvents is forbidden for list");
+
+        } else if (lo->rv_match != GCP_RV_MATCH_NOT_OLDER) {
+            gcp_ferrs_add(&errs, GCP_FERR_FORBIDDEN, "resourceVersionMatch",
+                          NULL, "sendInitialEvents requires setting "
+                          "resourceVersionMatch to NotOlderThan");
+        }
+    }
+
+    v = gcp_query_get(&op->q, "limit");
+    if (v && v[0] && gcp_reg_parse_int(v, &lo->limit) != GCP_OK) {
+        gcp_op_error(op, GCP_EBADREQUEST,
+                     gcp_sprintf(op->a, "invalid limit: %s", v), NULL);
+        return GCP_EBADREQUEST;
+    }
+
+    if (lo->limit < 0) {
+        lo->limit = 0;
+    }
+
+    v = gcp_query_get(&op->q, "timeoutSeconds");
+    if (v && v[0] && gcp_reg_parse_int(v, &lo->timeout) != GCP_OK) {
+        gcp_op_error(op, GCP_EBADREQUEST,
+                     gcp_sprintf(op->a, "invalid timeoutSeconds: %s", v),
+                     NULL);
+        return GCP_EBADREQUEST;
+    }
+
+    lo->cont = gcp_query_get(&op->q, "continue");
+    if (lo->cont && lo->cont[0] == '\0') {
+        lo->cont = NULL;
+    }
+
+    if (errs.n) {
+        gcp_reg_options_invalid(op, "ListOptions", &errs);
+        return GCP_EINVALID;
+    }
+
+    if (lo->cont && lo->rv > 0) {
+        gcp_op_error(op, GCP_EBADREQUEST,
+                     "specifying resource version is not allowed when "
+                     "using continue", NULL);
+        return GCP_EBADREQUEST;
+    }
+
+    lo->include_object = gcp_query_get(&op->q, "includeObject");
+
+    if (lo->include_object && lo->include_object[0]
+        && strcmp(lo->include_object, "None") != 0
+        && strcmp(lo->include_object, "Metadata") != 0
+        && strcmp(lo->include_object, "Object") != 0)
+    {
+        gcp_op_error(op, GCP_EBADREQUEST,
+                     gcp_sprintf(op->a, "includeObject: Unsupported value: "
+                                 "%s: supported values: \"Metadata\", "
+                                 "\"None\", \"Object\"",
+                                 gcp_ferr_quote(op->a, lo->include_object)),
+                     NULL);
+        return GCP_EBADREQUEST;
+    }
+
+    /* selectors */
+
+    v = gcp_query_get(&op->q, "labelSelector");
+    if (v && v[0]) {
+        lo->label_selector = v;
+
+        rc = gcp_label_selector_parse(op->a, v, strlen(v),
+                                      (gcp_label_selector_t **) &lo->labels,
+                                      &msg);
+        if (rc != GCP_OK) {
+            gcp_op_error(op, GCP_EBADREQUEST, msg, NULL);
+            return GCP_EBADREQUEST;
+        }
+    }
+
+    v = gcp_query_get(&op->q, "fieldSelector");
+    if (v && v[0]) {
+        lo->field_selector = v;
+
+        rc = gcp_field_selector_parse(op->a, v, strlen(v),
+                                      op->res->field_labels,
+                                      (gcp_field_selector_t **) &lo->fields,
+                                      &msg);
+        if (rc != GCP_OK) {
+            gcp_op_error(op, GCP_EBADREQUEST, msg, NULL);
+            return GCP_EBADREQUEST;
+        }
+
+        lo->name = gcp_field_selector_requires(lo->fields, "metadata.name");
+    }
+
+    if (op->ri.name[0]) {
+        /* legacy /watch/.../NAME */
+        lo->name = op->ri.name;
+    }
+
+    return GCP_OK;
+}
+
+
+typedef struct {
+    gcp_op_t      *op;
+    const json_t  *obj;
+} gcp_reg_field_ctx_t;
+
+
+static const char *
+gcp_reg_field_get(void *ctx, const char *field)
+{
+    const char           *v;
+    gcp_reg_field_ctx_t  *fc = ctx;
+
+    if (strcmp(field, "metadata.name") == 0) {
+        return gcp_meta_str(fc->obj, "name");
+    }
+
+    if (strcmp(field, "metadata.namespace") == 0) {
+        return gcp_meta_str(fc->obj, "namespace");
+    }
+
+    if (fc->op->res->strategy && fc->op->res->strategy->field_value) {
+        v = fc->op->res->strategy->field_value(fc->op->a, fc->obj, field);
+        return v ? v : "";
+    }
+
+    return "";
+}
+
+
+int
+gcp_reg_matches(gcp_op_t *op, const gcp_list_opts_t *lo, const json_t *obj)
+{
+    gcp_reg_field_ctx_t  fc;
+
+    if (lo->labels
+        && !gcp_label_selector_matches(lo->labels,
+                                       json_object_get(
+                                           json_object_get(obj, "metadata"),
+                                           "labels")))
+    {
+        return 0;
+    }
+
+    if (lo->fields) {
+        fc.op = op;
+        fc.obj = obj;
+
+        if (!gcp_field_selector_matches(lo->fields, gcp_reg_field_get, &fc)) {
+            return 0;
+        }
+    }
+
+    if (lo->name && strcmp(gcp_meta_str(obj, "name"), lo->name) != 0) {
+        return 0;
+    }
+
+    return 1;
+}
+
+
+/* shared helpers */
+
+
+const char *
+gcp_reg_api_version(gcp_op_t *op)
+{
+    return gcp_resource_api_version(op->a, op->res);
+}
+
+
+gcp_str_t
+gcp_reg_key(gcp_op_t *op)
+{
+    return gcp_object_key(op->a, op->res, op->ri.ns, op->ri.name);
+}
+
+
+const char *
+gcp_reg_internal_kind(gcp_op_t *op)
+{
+    const char  *g, *dot;
+
+    g = op->res->group;
+
+    if (g[0] == '\0') {
+        return gcp_sprintf(op->a, "core.%s", op->res->kind);
+    }
+
+    dot = strchr(g, '.');
+
+    return gcp_sprintf(op->a, "%.*s.%s",
+                       (int) (dot ? (size_t) (dot - g) : strlen(g)), g,
+                       op->res->kind);
+}
+
+
+json_t *
+gcp_reg_decode_kv(gcp_op_t *op, const gcp_kv_t *kv)
+{
+    json_t                *obj, *ext;
+    const gcp_strategy_t  *st = op->res->strategy;
+
+    obj = gcp_object_decode(op->a, kv->value, kv->mod_revision);
+
+    if (obj && st && st->to_external) {
+        ext = st->to_external(op, obj);
+        obj = gcp_json_arena(op->a, ext);
+    }
+
+    return obj;
+}
+
+
+json_t *
+gcp_reg_to_storage(gcp_op_t *op, json_t *obj)
+{
+    const char            *msg;
+    json_t                *in;
+    const gcp_strategy_t  *st = op->res->strategy;
+
+    if (st == NULL || st->to_internal == NULL) {
+        return obj;
+    }
+
+    in = st->to_internal(op, obj, &msg);
+
+    return gcp_json_arena(op->a, in);
+}
+
+
+gcp_str_t
+gcp_reg_encode(gcp_op_t *op, const json_t *obj)
+{
+    const gcp_strategy_t  *st = op->res->strategy;
+
+    if (st && st->storage_order) {
+        return gcp_object_encode(op->a, obj, st->storage_order);
+    }
+
+    return gcp_object_encode(op->a, obj, st ? st->field_order : NULL);
+}
+
+
+const char *
+gcp_reg_now(gcp_op_t *op)
+{
+    return gcp_time_str(op->a, gcp_time_now().tv_sec);
+}
+
+
+void
+gcp_reg_store_error(gcp_op_t *op, gcp_store_result_t *res, const char *name)
+{
+    switch (res->rc) {
+
+    case GCP_ENOTFOUND:
+        gcp_op_not_found(op, op->res, name);
+        return;
+
+    case GCP_EEXISTS:
+        gcp_op_error_obj(op, GCP_EEXISTS,
+                         gcp_sprintf(op->a, "%s \"%s\" already exists",
+                                     gcp_op_qualified_resource(op, op->res),
+                                     name),
+                         name);
+        return;
+
+    case GCP_ECONFLICT:
+        gcp_op_error_obj(op, GCP_ECONFLICT,
+                         gcp_sprintf(op->a, "Operation cannot be fulfilled "
+                                     "on %s \"%s\": the object has been "
+                                     "modified; please apply your changes "
+                                     "to the latest version and try again",
+                                     gcp_op_qualified_resource(op, op->res),
+                                     name),
+                         name);
+        return;
+
+    default:
+        gcp_op_error(op, res->rc, res->message, NULL);
+    }
+}

@@ -1,0 +1,124 @@
+
+/*
+ * The generic registry: create, get, list, watch, update, patch, delete and
+ * deletecollection for every resource, on top of the storage interface.
+ * What differs between types is in their strategy (gcp_types_*.c).
+ */
+
+#ifndef _GCP_REGISTRY_H_INCLUDED_
+#define _GCP_REGISTRY_H_INCLUDED_
+
+
+#include "gcp_op.h"
+
+
+/*
+ * Per-type behaviour.  Every hook is optional.  Objects handed to hooks are
+ * in the resource's own form (after to_internal on the way in).
+ */
+struct gcp_strategy_s {
+    /* Top-level fields in Go struct order (for stored and served JSON). */
+    const char * const  *field_order;
+
+    /* ... of the storage form, when it differs (to_internal is set). */
+    const char * const  *storage_order;
+
+    /*
+     * Decoding checks kube-apiserver reports as 400 BadRequest (e.g. data
+     * that is not base64).  Returns GCP_OK, or GCP_EBADREQUEST with *msg
+     * (the part after "... cannot be handled as a KIND: ").
+     */
+    int   (*decode)(gcp_arena_t *a, const json_t *obj, const char **msg);
+
+    /* Defaulting and clearing of server-owned fields before a create. */
+    int   (*prepare_create)(gcp_op_t *op, json_t *obj);
+
+    /*
+     * Before an update of the main resource: restore what it may not
+     * change (e.g. status), given the stored object.
+     */
+    int   (*prepare_update)(gcp_op_t *op, json_t *obj, const json_t *old);
+
+    /* Before an update through /status: keep everything but status. */
+    int   (*prepare_status_update)(gcp_op_t *op, json_t *obj,
+                                   const json_t *old);
+
+    /* Type validation (metadata is validated by the registry). */
+    void  (*validate)(gcp_ferrs_t *errs, const json_t *obj);
+    void  (*validate_update)(gcp_ferrs_t *errs, const json_t *obj,
+                             const json_t *old);
+
+    /*
+     * Admission of a delete: returns GCP_OK, or responds with the error
+     * itself (e.g. protected namespaces) and returns it.
+     */
+    int   (*admit_delete)(gcp_op_t *op, const json_t *obj);
+
+    /*
+     * Deletion.  When set, called instead of removing an object that has
+     * no finalizers: returns 1 and edits obj to keep it (e.g. namespaces
+     * turn Terminating), or 0 to remove it.
+     */
+    int   (*before_delete)(gcp_op_t *op, json_t *obj);
+
+    /* Table cells after the Name cell, appended to cells. */
+    int   (*table_cells)(gcp_op_t *op, const json_t *obj, json_t *cells);
+
+    /*
+     * The value of a field selector label for obj (beyond metadata.name and
+     * metadata.namespace), or NULL; owned by obj or the arena.
+     */
+    const char *(*field_value)(gcp_arena_t *a, const json_t *obj,
+                               const char *field);
+
+    /*
+     * Conversion for resources stored in another resource's form
+     * (events.k8s.io/v1 events are stored as core/v1 events).  Both return
+     * a new reference, or NULL with *msg.
+     */
+    json_t *(*to_external)(gcp_op_t *op, const json_t *stored);
+    json_t *(*to_internal)(gcp_op_t *op, const json_t *obj,
+                           const char **msg);
+
+    /* Validation of writes through /status and /finalize. */
+    void  (*validate_status)(gcp_ferrs_t *errs, const json_t *obj);
+    void  (*validate_finalize)(gcp_ferrs_t *errs, const json_t *obj);
+
+    unsigned  generation:1;         /* keeps metadata.generation */
+    unsigned  no_unconditional_update:1;
+    unsigned  create_on_update:1;
+};
+
+
+struct gcp_registry_s {
+    const gcp_resource_t  **resources;
+    size_t                  n;
+    size_t                  cap;
+};
+
+
+/* Returns a new registry owned by the caller (gcp_registry_free), or NULL. */
+gcp_registry_t *gcp_registry_create(void);
+void gcp_registry_free(gcp_registry_t *reg);
+
+/* Adds a resource (the descriptor is borrowed and must outlive the
+ * registry).  Returns GCP_OK or GCP_ENOMEM. */
+int gcp_registry_add(gcp_registry_t *reg, const gcp_resource_t *res);
+
+/* Returns the resource for group/version/plural, or NULL. */
+const gcp_resource_t *gcp_registry_find(const gcp_registry_t *reg,
+    const char *group, const char *version, const char *resource);
+
+/* Returns 1 when some resource is served under group/version. */
+int gcp_registry_has_gv(const gcp_registry_t *reg, const char *group,
+    const char *version);
+
+/* Returns the resource's subresource named name, or NULL. */
+const gcp_subresource_t *gcp_resource_sub(const gcp_resource_t *res,
+    const char *name);
+
+/* Serves a resource request (op->res and op->sub are set). */
+void gcp_registry_handle(gcp_op_t *op);
+
+
+#endif /* _GCP_REGISTRY_H_INCLUDED_ */

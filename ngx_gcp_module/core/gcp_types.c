@@ -1,0 +1,41 @@
+
+/*
+ * The built-in resource table (see gcp_types.h).
+ */
+
+#include "gcp_types.h"
+
+
+/* Discovery lists groups in this order, as kube-apiserver's priorities. */
+
+static const gcp_resource_t * const  gcp_builtin[] = {
+    &gcp_type_namespaces,
+    &gcp_type_configmaps,
+    &gcp_type_secrets,
+    &gcp_type_serviceaccounts,
+    &gcp_type_events,
+    &gcp_type_events_k8s_io,
+    &gcp_type_leases,
+};
+
+
+int
+gcp_types_register(gcp_registry_t *reg)
+{
+    size_t  i;
+
+    for (i = 0; i < gcp_nelems(gcp_builtin); i++) {
+        if (gcp_registry_add(reg, gcp_builtin[i]) != GCP_OK) {
+            return GCP_ENOMEM;
+        }
+    }
+
+    return GCP_OK;
+}
+
+
+size_t
+gcp_type_map_size(const json_t *obj, const char *field)
+{
+    return json_object_size(json_object_get(obj, field));
+}

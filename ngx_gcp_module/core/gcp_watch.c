@@ -1,0 +1,547 @@
+
+/*
+ * Watches: a chunked stream of {"type":...,"object":...} lines, fed by a
+ * storage watch.  Handles the start points (resourceVersion unset, "0", a
+ * revision, sendInitialEvents), selectors judged on the old and the new
+ * object (leaving the selection is DELETED, entering it ADDED), bookmarks,
+ * timeouts, Table and PartialObjectMetadata encodings, slow clients and
+ * cancellation.
+ */
+
+#include <stdlib.h>
+
+#include "gcp_reg.h"
+#include "gcp_json.h"
+#include "gcp_table.h"
+#include "gcp_validation.h"
+
+
+#define GCP_WATCH_BOOKMARK_MS  60000
+
+
+typedef struct {
+    gcp_op_t           *op;
+    gcp_list_opts_t     lo;
+    gcp_str_t           prefix;
+    gcp_str_t           end;
+
+    gcp_store_watch_t  *sw;
+    gcp_loop_timer_t   *timeout;
+    gcp_loop_timer_t   *bookmark;
+    gcp_loop_timer_t   *last_bookmark;
+
+    int64_t             rev;            /* everything up to here is sent */
+    gcp_arena_t        *main_arena;
+
+    unsigned            columns_sent:1;
+    unsigned            streaming:1;
+    unsigned            ended:1;
+    unsigned            filtered:1;
+} gcp_watch_t;
+
+
+static void gcp_watch_end(gcp_watch_t *w);
+
+
+static gcp_loop_t *
+gcp_watch_loop(gcp_watch_t *w)
+{
+    return w->op->api->conf.loop;
+}
+
+
+/* Writes one event line; ends the watch when the client cannot keep up. */
+
+static int
+gcp_watch_write(gcp_watch_t *w, gcp_buf_t *b)
+{
+    int  rc;
+
+    if (w->ended) {
+        return GCP_EINTERNAL;
+    }
+
+    if (gcp_buf_failed(b)) {
+        gcp_watch_end(w);
+        return GCP_ENOMEM;
+    }
+
+    rc = w->op->req->stream->write(w->op->req->ctx, b->data, b->len, 1);
+
+    if (rc != GCP_OK) {
+        gcp_watch_end(w);
+    }
+
+    return rc;
+}
+
+
+/* Appends the event's object in the negotiated encoding. */
+
+static int
+gcp_watch_object(gcp_watch_t *w, gcp_buf_t *b, const gcp_kv_t *kv,
+    json_t *obj, int64_t rv)
+{
+    gcp_op_t  *op = w->op;
+
+    if (op->media.kind != GCP_MEDIA_TABLE) {
+        return gcp_output_event_object(op, b, kv, obj, rv);
+    }
+
+    if (obj == NULL) {
+        obj = gcp_reg_decode_kv(op, kv);
+        if (obj == NULL) {
+            return GCP_EINTERNAL;
+        }
+    }
+
+    gcp_meta_set_str(obj, "resourceVersion",
+                     gcp_sprintf(op->a, "%lld", (long long) rv));
+
+    if (gcp_table_write(op, b, &obj, 1, rv, NULL, -1, !w->columns_sent)
+        != GCP_OK)
+    {
+        return GCP_EINTERNAL;
+    }
+
+    w->columns_sent = 1;
+
+    return GCP_OK;
+}
+
+
+static int
+gcp_watch_send(gcp_watch_t *w, const char *type, const gcp_kv_t *kv,
+    json_t *obj, int64_t rv)
+{
+    gcp_buf_t  b;
+
+    gcp_buf_init(&b, w->op->a);
+    gcp_buf_printf(&b, "{\"type\":\"%s\",\"object\":", type);
+
+    if (gcp_watch_object(w, &b, kv, obj, rv) != GCP_OK) {
+        gcp_watch_end(w);
+        return GCP_EINTERNAL;
+    }
+
+    gcp_buf_addstr(&b, "}\n");
+
+    if (rv > w->rev) {
+        w->rev = rv;
+    }
+
+    return gcp_watch_write(w, &b);
+}
+
+
+static void
+gcp_watch_send_bookmark(gcp_watch_t *w, int initial_end)
+{
+    gcp_buf_t   b, blueprint;
+    gcp_op_t   *op = w->op;
+    int64_t     rev;
+
+    /* every change up to w->rev in the watched range has been judged */
+
+    rev = w->rev;
+
+    gcp_buf_init(&b, op->a);
+
+    if (op->media.kind == GCP_MEDIA_PARTIAL) {
+        gcp_buf_printf(&b, "{\"type\":\"BOOKMARK\",\"object\":{\"kind\":"
+                       "\"PartialObjectMetadata\",\"apiVersion\":"
+                       "\"meta.k8s.io/v1\",\"metadata\":{\"resourceVersion\":"
+                       "\"%lld\",\"creationTimestamp\":null",
+                       (long long) rev);
+
+    } else {
+        gcp_buf_printf(&b, "{\"type\":\"BOOKMARK\",\"object\":{\"kind\":\"%s\","
+                       "\"apiVersion\":\"%s\",\"metadata\":{"
+                       "\"resourceVersion\":\"%lld\",\"creationTimestamp\":"
+                       "null", op->res->kind, gcp_reg_api_version(op),
+                       (long long) rev);
+    }
+
+    if (initial_end) {
+        gcp_buf_init(&blueprint, op->a);
+        gcp_buf_printf(&blueprint, "{\"kind\":\"%s\",\"apiVersion\":\"%s\","
+                       "\"metadata\":{},\"items\":null}\n",
+                       op->res->list_kind, gcp_reg_api_version(op));
+
+        gcp_buf_addstr(&b, ",\"annotations\":{\"k8s.io/initial-events-end\":"
+                           "\"true\",\"kubernetes.io/initial-events-list-"
+                           "blueprint\":\"");
+        gcp_base64_encode_buf(&b, blueprint.data, blueprint.len,
+                              GCP_BASE64_STD);
+        gcp_buf_addstr(&b, "\"}");
+    }
+
+    gcp_buf_addstr(&b, "}}}\n");
+
+    gcp_watch_write(w, &b);
+}
+
+
+/* Runs fn with a scratch arena so a long watch does not accumulate. */
+
+static gcp_arena_t *
+gcp_watch_scratch_begin(gcp_watch_t *w)
+{
+    gcp_arena_t  *scratch;
+
+    scratch = gcp_arena_create(0);
+    if (scratch) {
+        w->op->a = scratch;
+    }
+
+    return scratch;
+}
+
+
+static void
+gcp_watch_scratch_end(gcp_watch_t *w, gcp_arena_t *scratch)
+{
+    if (scratch) {
+        w->op->a = w->main_arena;
+        gcp_arena_destroy(scratch);
+    }
+}
+
+
+static int
+gcp_watch_matches(gcp_watch_t *w, const gcp_kv_t *kv, json_t **obj)
+{
+    if (!w->filtered) {
+        return 1;
+    }
+
+    *obj = gcp_reg_decode_kv(w->op, kv);
+
+    return *obj && gcp_reg_matches(w->op, &w->lo, *obj);
+}
+
+
+static int
+gcp_watch_event(void *arg, const gcp_store_event_t *ev)
+{
+    int           rc, now, before;
+    json_t       *obj, *prev;
+    gcp_kv_t      dkv;
+    gcp_arena_t  *scratch;
+    gcp_watch_t  *w = arg;
+
+    if (w->ended) {
+        return GCP_EINTERNAL;
+    }
+
+    if (ev->type == GCP_STORE_EVENT_ERROR) {
+        w->sw = NULL;
+
+        if (ev->rc == GCP_ECOMPACTED) {
+            gcp_buf_t  b;
+
+            gcp_buf_init(&b, w->op->a);
+            gcp_buf_addstr(&b, "{\"type\":\"ERROR\",\"object\":");
+            gcp_status_failure(&b, 410, "Expired",
+                               gcp_sprintf(w->op->a, "too old resource "
+                                           "version: %lld (%lld)",
+                                           (long long) w->lo.rv,
+                                           (long long)
+                                               ev->compact_revision + 1),
+                               NULL);
+            gcp_buf_addstr(&b, "}\n");
+            gcp_watch_write(w, &b);
+        }
+
+        gcp_watch_end(w);
+        return GCP_EINTERNAL;
+    }
+
+    if (ev->type == GCP_STORE_EVENT_PROGRESS) {
+        if (ev->revision > w->rev) {
+            w->rev = ev->revision;
+        }
+
+        return GCP_OK;
+    }
+
+    scratch = gcp_watch_scratch_begin(w);
+    obj = NULL;
+    prev = NULL;
+    rc = GCP_OK;
+
+    if (ev->type == GCP_STORE_EVENT_DELETE) {
+        if (ev->has_prev && gcp_watch_matches(w, &ev->prev_kv, &prev)) {
+            dkv = ev->prev_kv;
+            dkv.mod_revision = ev->revision;
+            rc = gcp_watch_send(w, "DELETED", &dkv, prev, ev->revision);
+        }
+
+    } else {
+        now = gcp_watch_matches(w, &ev->kv, &obj);
+        before = ev->has_prev && gcp_watch_matches(w, &ev->prev_kv, &prev);
+
+        if (now && before) {
+            rc = gcp_watch_send(w, "MODIFIED", &ev->kv, obj, ev->revision);
+
+        } else if (now) {
+            rc = gcp_watch_send(w, "ADDED", &ev->kv, obj, ev->revision);
+
+        } else if (before) {
+            /* left the selection: DELETED, showing the new state */
+            rc = gcp_watch_send(w, "DELETED", &ev->kv, obj, ev->revision);
+        }
+    }
+
+    if (ev->revision > w->rev) {
+        w->rev = ev->revision;
+    }
+
+    gcp_watch_scratch_end(w, scratch);
+
+    return w->ended ? GCP_EINTERNAL : rc;
+}
+
+
+static void
+gcp_watch_timeout(void *arg)
+{
+    gcp_watch_t  *w = arg;
+
+    w->timeout = NULL;
+    gcp_watch_end(w);
+}
+
+
+static void
+gcp_watch_bookmark(void *arg)
+{
+    gcp_watch_t  *w = arg;
+
+    w->bookmark = gcp_watch_loop(w)->timer_add(gcp_watch_loop(w),
+                                               GCP_WATCH_BOOKMARK_MS,
+                                               gcp_watch_bookmark, w);
+    gcp_watch_send_bookmark(w, 0);
+}
+
+
+static void
+gcp_watch_last_bookmark(void *arg)
+{
+    gcp_watch_t  *w = arg;
+
+    w->last_bookmark = NULL;
+    gcp_watch_send_bookmark(w, 0);
+}
+
+
+static void
+gcp_watch_stop(gcp_watch_t *w)
+{
+    gcp_loop_t  *loop = gcp_watch_loop(w);
+
+    if (w->sw) {
+        gcp_store_watch_cancel(w->op->api->store, w->sw);
+        w->sw = NULL;
+    }
+
+    if (w->timeout) {
+        loop->timer_del(loop, w->timeout);
+        w->timeout = NULL;
+    }
+
+    if (w->bookmark) {
+        loop->timer_del(loop, w->bookmark);
+        w->bookmark = NULL;
+    }
+
+    if (w->last_bookmark) {
+        loop->timer_del(loop, w->last_bookmark);
+        w->last_bookmark = NULL;
+    }
+}
+
+
+static void
+gcp_watch_end(gcp_watch_t *w)
+{
+    if (w->ended) {
+        return;
+    }
+
+    w->ended = 1;
+    gcp_watch_stop(w);
+
+    if (w->streaming) {
+        w->op->req->stream->end(w->op->req->ctx);
+    }
+}
+
+
+/* Called by gcp_api_cancel(): the client went away. */
+
+void
+gcp_watch_cancel(void *state)
+{
+    gcp_watch_t  *w = state;
+
+    if (w == NULL || w->ended) {
+        return;
+    }
+
+    w->ended = 1;
+    gcp_watch_stop(w);
+}
+
+
+static void
+gcp_watch_begin_stream(gcp_watch_t *w)
+{
+    int64_t      timeout_ms, min;
+    gcp_op_t    *op = w->op;
+    gcp_loop_t  *loop = gcp_watch_loop(w);
+
+    op->state = w;
+    w->streaming = 1;
+
+    gcp_op_header(op, "Cache-Control", "no-cache, private");
+    op->resp.streaming = 1;
+    gcp_op_respond(op, 200, "application/json", (gcp_str_t) { "", 0 });
+
+    if (w->lo.timeout > 0) {
+        timeout_ms = w->lo.timeout * 1000;
+
+    } else {
+        min = op->api->conf.min_watch_timeout > 0
+              ? op->api->conf.min_watch_timeout : 1800;
+        timeout_ms = (min + (int64_t) (random() % min)) * 1000;
+    }
+
+    w->timeout = loop->timer_add(loop, (uint64_t) timeout_ms,
+                                 gcp_watch_timeout, w);
+
+    if (w->lo.bookmarks) {
+        w->bookmark = loop->timer_add(loop, GCP_WATCH_BOOKMARK_MS,
+                                      gcp_watch_bookmark, w);
+
+        if (timeout_ms > 2000) {
+            w->last_bookmark = loop->timer_add(loop,
+                                               (uint64_t) timeout_ms - 1000,
+                                               gcp_watch_last_bookmark, w);
+        }
+    }
+}
+
+
+static void
+gcp_watch_subscribe(gcp_watch_t *w, int64_t from)
+{
+    gcp_op_t  *op = w->op;
+
+    w->rev = from;
+
+    w->sw = gcp_store_watch(op->api->store, w->prefix, w->end, from,
+                            gcp_watch_event, w);
+
+    if (w->sw == NULL) {
+        gcp_watch_end(w);
+    }
+}
+
+
+static void
+gcp_watch_initial_done(void *arg, gcp_store_result_t *res)
+{
+    size_t        i;
+    json_t       *obj;
+    gcp_arena_t  *scratch;
+    gcp_watch_t  *w = arg;
+
+    if (res->rc != GCP_OK) {
+        gcp_watch_end(w);
+        return;
+    }
+
+    for (i = 0; i < res->nkvs && !w->ended; i++) {
+        scratch = gcp_watch_scratch_begin(w);
+        obj = NULL;
+
+        if (gcp_watch_matches(w, &res->kvs[i], &obj)) {
+            gcp_watch_send(w, "ADDED", &res->kvs[i], obj,
+                           res->kvs[i].mod_revision);
+        }
+
+        gcp_watch_scratch_end(w, scratch);
+    }
+
+    if (w->ended) {
+        return;
+    }
+
+    w->rev = res->revision;
+
+    if (w->lo.send_initial && w->lo.bookmarks) {
+        gcp_watch_send_bookmark(w, 1);
+
+        if (w->ended) {
+            return;
+        }
+    }
+
+    gcp_watch_subscribe(w, res->revision);
+}
+
+
+void
+gcp_watch_start(gcp_op_t *op, gcp_list_opts_t *lo)
+{
+    int           initial;
+    gcp_watch_t  *w;
+
+    w = gcp_calloc(op->a, sizeof(gcp_watch_t));
+    if (w == NULL) {
+        gcp_op_error(op, GCP_ENOMEM, NULL, NULL);
+        return;
+    }
+
+    w->op = op;
+    w->lo = *lo;
+    w->main_arena = op->a;
+    w->filtered = lo->labels || lo->fields || lo->name;
+
+    if (lo->name && (!op->res->namespaced || op->ri.ns[0])) {
+        w->prefix = gcp_object_key(op->a, op->res, op->ri.ns, lo->name);
+        w->end.data = NULL;
+        w->end.len = 0;
+
+    } else {
+        w->prefix = gcp_object_prefix(op->a, op->res, op->ri.ns);
+        w->end = gcp_store_prefix_end(op->a, w->prefix);
+    }
+
+    if (op->media.kind == GCP_MEDIA_PARTIAL_LIST) {
+        op->media.kind = GCP_MEDIA_PARTIAL;
+    }
+
+    gcp_watch_begin_stream(w);
+
+    if (w->ended) {
+        return;
+    }
+
+    /*
+     * resourceVersion unset or "0": the current state as ADDED events, then
+     * changes; sendInitialEvents=true does the same from any revision; a
+     * revision otherwise: changes after it.
+     */
+
+    initial = lo->send_initial_set ? lo->send_initial : lo->rv <= 0;
+
+    if (initial) {
+        gcp_store_range(op->api->store, w->prefix, w->end, 0, 0, 0,
+                        op->a, gcp_watch_initial_done, w);
+        return;
+    }
+
+    gcp_watch_subscribe(w, lo->rv > 0 ? lo->rv : 0);
+}

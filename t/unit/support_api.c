@@ -1,0 +1,364 @@
+
+/*
+ * Test support: the API core on a real LMDB store (see support_api.h).
+ */
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "support_api.h"
+#include "lmdb/gcp_store_lmdb.h"
+
+
+struct api_env_s {
+    char                dir[64];
+    gcp_loop_t         *loop;
+    gcp_lmdb_shared_t  *shared;
+    gcp_store_t        *store;
+    gcp_api_t          *api;
+};
+
+
+typedef struct {
+    gcp_request_t       req;
+    api_resp_t         *resp;
+    int                 done;
+} api_req_t;
+
+
+static void
+api_boot_done(void *arg, int rc)
+{
+    *(int *) arg = rc == GCP_OK ? 1 : -1;
+}
+
+
+api_env_t *
+api_env_create(void)
+{
+    int              booted;
+    const char      *err;
+    api_env_t       *env;
+    gcp_api_conf_t   conf;
+    gcp_lmdb_conf_t  lc;
+
+    env = calloc(1, sizeof(api_env_t));
+    assert_non_null(env);
+
+    snprintf(env->dir, sizeof(env->dir), "/tmp/gcp-api-test-XXXXXX");
+    assert_non_null(mkdtemp(env->dir));
+
+    memset(&lc, 0, sizeof(lc));
+    lc.path = env->dir;
+    lc.map_size = 64 << 20;
+    lc.nslots = 1;
+    lc.sync = 0;
+
+    err = NULL;
+    env->shared = gcp_lmdb_prefork(&lc, &err);
+    assert_non_null(env->shared);
+
+    env->loop = gcp_loop_poll_create();
+    env->store = gcp_lmdb_open(env->shared, 0, env->loop, &err);
+    assert_non_null(env->store);
+
+    memset(&conf, 0, sizeof(conf));
+    conf.loop = env->loop;
+    conf.store = env->store;
+    conf.min_watch_timeout = 1800;
+
+    env->api = gcp_api_create(&conf, &err);
+    if (env->api == NULL) {
+        fail_msg("gcp_api_create: %s", err);
+    }
+
+    booted = 0;
+    gcp_api_bootstrap(env->api, api_boot_done, &booted);
+
+    while (booted == 0) {
+        gcp_loop_poll_run(env->loop, 100);
+    }
+
+    assert_int_equal(booted, 1);
+
+    return env;
+}
+
+
+void
+api_env_destroy(api_env_t *env)
+{
+    char  cmd[128];
+
+    gcp_api_destroy(env->api);
+    gcp_store_close(env->store);
+    gcp_loop_poll_destroy(env->loop);
+    gcp_lmdb_shared_free(env->shared);
+
+    snprintf(cmd, sizeof(cmd), "rm -rf %s", env->dir);
+    if (system(cmd) != 0) {
+        /* leftovers in /tmp are harmless */
+    }
+
+    free(env);
+}
+
+
+gcp_api_t *
+api_env_api(api_env_t *env)
+{
+    return env->api;
+}
+
+
+gcp_store_t *
+api_env_store(api_env_t *env)
+{
+    return env->store;
+}
+
+
+gcp_loop_t *
+api_env_loop(api_env_t *env)
+{
+    return env->loop;
+}
+
+
+void
+api_spin(api_env_t *env, int ms)
+{
+    uint64_t  end;
+
+    end = env->loop->now_ms(env->loop) + (uint64_t) ms;
+
+    while (env->loop->now_ms(env->loop) < end) {
+        gcp_loop_poll_run(env->loop, 10);
+    }
+}
+
+
+static void
+api_append(api_resp_t *r, const char *data, size_t len)
+{
+    r->body = realloc(r->body, r->len + len + 1);
+    assert_non_null(r->body);
+    memcpy(r->body + r->len, data, len);
+    r->len += len;
+    r->body[r->len] = '\0';
+}
+
+
+static void
+api_done(gcp_request_t *req, gcp_response_t *resp)
+{
+    size_t       i;
+    api_req_t   *ar = (api_req_t *) req;
+    api_resp_t  *r = ar->resp;
+
+    r->status = resp->status;
+    r->content_type = resp->content_type ? strdup(resp->content_type)
+                                         : NULL;
+    r->streaming = resp->streaming;
+
+    for (i = 0; i < resp->nheaders && i < 32; i++) {
+        r->headers[i][0] = strdup(resp->headers[i].name);
+        r->headers[i][1] = strdup(resp->headers[i].value);
+    }
+
+    r->nheaders = i;
+
+    api_append(r, resp->body.data ? resp->body.data : "", resp->body.len);
+
+    ar->done = 1;
+}
+
+
+static int
+api_stream_write(void *arg, const char *data, size_t len, int flush)
+{
+    api_req_t  *ar = arg;
+
+    api_append(ar->resp, data, len);
+
+    return GCP_OK;
+}
+
+
+static void
+api_stream_end(void *arg)
+{
+    api_req_t  *ar = arg;
+
+    ar->resp->ended = 1;
+}
+
+
+static const gcp_stream_ops_t  api_stream_ops = {
+    api_stream_write,
+    api_stream_end,
+};
+
+
+static api_resp_t *
+api_run(api_env_t *env, const char *method, const char *path,
+    const char *content_type, const char *body, const char *accept,
+    int stream_ms)
+{
+    char         *q;
+    uint64_t      end;
+    api_req_t     ar;
+    api_resp_t   *r;
+    gcp_arena_t  *a;
+
+    r = calloc(1, sizeof(api_resp_t));
+    assert_non_null(r);
+
+    a = gcp_arena_create(0);
+    assert_non_null(a);
+
+    memset(&ar, 0, sizeof(ar));
+    ar.resp = r;
+    ar.req.arena = a;
+    ar.req.method = method;
+    ar.req.path.data = gcp_strdup(a, path);
+
+    q = strchr((char *) ar.req.path.data, '?');
+
+    if (q) {
+        *q = '\0';
+        ar.req.query.data = q + 1;
+        ar.req.query.len = strlen(q + 1);
+    }
+
+    ar.req.path.len = strlen(ar.req.path.data);
+    ar.req.content_type = content_type;
+    ar.req.accept = accept;
+    ar.req.user_agent = "gcp-unit/1.0";
+
+    if (body) {
+        ar.req.body.data = body;
+        ar.req.body.len = strlen(body);
+    }
+
+    ar.req.done = api_done;
+    ar.req.stream = &api_stream_ops;
+    ar.req.ctx = &ar;
+
+    gcp_api_handle(env->api, &ar.req);
+
+    while (!ar.done) {
+        gcp_loop_poll_run(env->loop, 50);
+    }
+
+    if (r->streaming) {
+        end = env->loop->now_ms(env->loop) + (uint64_t) stream_ms;
+
+        while (!r->ended && env->loop->now_ms(env->loop) < end) {
+            gcp_loop_poll_run(env->loop, 10);
+        }
+
+        if (!r->ended) {
+            gcp_api_cancel(&ar.req);
+        }
+    }
+
+    if (r->body && r->len && !r->streaming) {
+        r->json = json_loadb(r->body, r->len, 0, NULL);
+    }
+
+    gcp_arena_destroy(a);
+
+    return r;
+}
+
+
+api_resp_t *
+api_call(api_env_t *env, const char *method, const char *path,
+    const char *content_type, const char *body, const char *accept)
+{
+    return api_run(env, method, path, content_type, body, accept, 0);
+}
+
+
+api_resp_t *
+api_call_stream(api_env_t *env, const char *method, const char *path,
+    const char *accept, int stream_ms)
+{
+    return api_run(env, method, path, NULL, NULL, accept, stream_ms);
+}
+
+
+const char *
+api_header(const api_resp_t *r, const char *name)
+{
+    size_t  i;
+
+    for (i = 0; i < r->nheaders; i++) {
+        if (strcasecmp(r->headers[i][0], name) == 0) {
+            return r->headers[i][1];
+        }
+    }
+
+    return NULL;
+}
+
+
+size_t
+api_header_count(const api_resp_t *r, const char *name)
+{
+    size_t  i, n;
+
+    n = 0;
+
+    for (i = 0; i < r->nheaders; i++) {
+        n += strcasecmp(r->headers[i][0], name) == 0;
+    }
+
+    return n;
+}
+
+
+const char *
+api_str(const json_t *v, ...)
+{
+    va_list      ap;
+    const char  *key;
+
+    va_start(ap, v);
+
+    while ((key = va_arg(ap, const char *)) != NULL) {
+        v = json_object_get(v, key);
+    }
+
+    va_end(ap);
+
+    return json_string_value(v);
+}
+
+
+void
+api_resp_free(api_resp_t *r)
+{
+    size_t  i;
+
+    if (r == NULL) {
+        return;
+    }
+
+    for (i = 0; i < r->nheaders; i++) {
+        free(r->headers[i][0]);
+        free(r->headers[i][1]);
+    }
+
+    free(r->content_type);
+    free(r->body);
+    json_decref(r->json);
+    free(r);
+}

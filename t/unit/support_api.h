@@ -1,0 +1,69 @@
+
+/*
+ * Test support: a whole API core (gcp_api_t) on a fresh LMDB store in a
+ * temporary directory, driven by the poll loop, and a synchronous request
+ * helper.  Watch streams are collected into the response body.
+ */
+
+#ifndef _SUPPORT_API_H_INCLUDED_
+#define _SUPPORT_API_H_INCLUDED_
+
+
+#include <jansson.h>
+
+#include "gcp_api.h"
+#include "gcp_loop.h"
+#include "gcp_store.h"
+
+
+typedef struct api_env_s  api_env_t;
+
+
+typedef struct {
+    int          status;
+    char        *content_type;      /* malloc'd, or NULL */
+    char        *body;              /* malloc'd, NUL-terminated */
+    size_t       len;
+    char        *headers[32][2];    /* name, value; malloc'd */
+    size_t       nheaders;
+    int          streaming;
+    int          ended;             /* stream->end called */
+    json_t      *json;              /* body parsed, or NULL */
+} api_resp_t;
+
+
+/* Returns a bootstrapped API on a new store, or aborts the test. */
+api_env_t *api_env_create(void);
+void api_env_destroy(api_env_t *env);
+
+gcp_api_t *api_env_api(api_env_t *env);
+gcp_store_t *api_env_store(api_env_t *env);
+gcp_loop_t *api_env_loop(api_env_t *env);
+
+/*
+ * Serves one request; path may carry "?query".  Runs the loop until the
+ * response is done (and, for streams, until ended or stream_ms passed).
+ * The caller frees the result with api_resp_free().
+ */
+api_resp_t *api_call(api_env_t *env, const char *method, const char *path,
+    const char *content_type, const char *body, const char *accept);
+
+api_resp_t *api_call_stream(api_env_t *env, const char *method,
+    const char *path, const char *accept, int stream_ms);
+
+/* Runs the loop for ms milliseconds. */
+void api_spin(api_env_t *env, int ms);
+
+/* The value of header name (first), or NULL. */
+const char *api_header(const api_resp_t *r, const char *name);
+
+/* Number of headers named name. */
+size_t api_header_count(const api_resp_t *r, const char *name);
+
+/* json_string_value at a path of keys ("metadata", "name", NULL). */
+const char *api_str(const json_t *v, ...);
+
+void api_resp_free(api_resp_t *r);
+
+
+#endif /* _SUPPORT_API_H_INCLUDED_ */
