@@ -40,8 +40,8 @@ UNIT_LIBS    := -lcmocka -ljansson -llmdb -lcrypto -lpthread -lm
 ASAN_FLAGS   := -fsanitize=address,undefined -fno-omit-frame-pointer \
                 -fno-sanitize-recover=undefined
 
-.PHONY: all module deps run test unit asan check-core e2e bench clean \
-        distclean
+.PHONY: all module deps run test unit asan unit-build asan-build check-core \
+        e2e bench clean distclean
 
 all: module
 
@@ -102,32 +102,47 @@ run: deps module
 
 # ---------------------------------------------------------------- tests
 
-UNIT_OBJ  := $(BUILD)/unit
-ASAN_OBJ  := $(BUILD)/asan
+UNIT_OBJ   := $(BUILD)/unit
+ASAN_OBJ   := $(BUILD)/asan
+UNIT_SRCS  := $(CORE_SRCS) $(BACKEND_SRCS) $(wildcard t/unit/support_*.c)
+UNIT_HDRS  := $(HEADERS) $(wildcard t/unit/*.h)
+NPROC      := $(shell nproc 2>/dev/null || echo 2)
 
+# $(1): output directory, $(2): extra compiler flags
 define unit_rules
-$(1)/libgcp.a: $(CORE_SRCS) $(BACKEND_SRCS) $(GEN_SCHEMAS) $(HEADERS) \
-        $(wildcard t/unit/*.h)
-	@mkdir -p $(1)/o
-	@rm -f $(1)/o/*.o
-	cd $(1)/o && for f in $(addprefix $(CURDIR)/,$(CORE_SRCS) \
-	    $(BACKEND_SRCS)) $(GEN_SCHEMAS) $(wildcard \
-	    $(CURDIR)/t/unit/support_*.c); do \
-	    $(CC) $(UNIT_CFLAGS:-I%=-I$(CURDIR)/%) $(2) \
-	        -I$(CURDIR)/ngx_gcp_module/core -c $$$$f || exit 1; done
-	rm -f $$@ && ar rcs $$@ $(1)/o/*.o
+$(1)/o/%.o: %.c $(UNIT_HDRS)
+	@mkdir -p $$(dir $$@)
+	@$(CC) $(UNIT_CFLAGS) $(2) -c $$< -o $$@
+
+$(1)/o/gcp_schemas_gen.o: $(GEN_SCHEMAS)
+	@mkdir -p $$(dir $$@)
+	@$(CC) $(UNIT_CFLAGS) $(2) -c $$< -o $$@
+
+$(1)/libgcp.a: $(patsubst %.c,$(1)/o/%.o,$(UNIT_SRCS)) \
+        $(1)/o/gcp_schemas_gen.o
+	@rm -f $$@ && ar rcs $$@ $$^
 
 $(1)/%: t/unit/%.c $(1)/libgcp.a
-	$(CC) $(UNIT_CFLAGS) $(2) -o $$@ $$< $(1)/libgcp.a $(UNIT_LIBS)
+	@$(CC) $(UNIT_CFLAGS) $(2) -o $$@ $$< $(1)/libgcp.a $(UNIT_LIBS)
 endef
 
 $(eval $(call unit_rules,$(UNIT_OBJ),))
 $(eval $(call unit_rules,$(ASAN_OBJ),$(ASAN_FLAGS)))
 
-unit: $(addprefix $(UNIT_OBJ)/,$(UNIT_TESTS))
+unit-build:
+	@$(MAKE) --no-print-directory -j$(NPROC) \
+	    $(addprefix $(UNIT_OBJ)/,$(UNIT_TESTS))
+
+asan-build:
+	@$(MAKE) --no-print-directory -j$(NPROC) \
+	    $(addprefix $(ASAN_OBJ)/,$(UNIT_TESTS))
+
+unit: $(GEN_SCHEMAS)
+	@$(MAKE) --no-print-directory unit-build
 	@tools/run-unit $(UNIT_OBJ) $(UNIT_TESTS)
 
-asan: $(addprefix $(ASAN_OBJ)/,$(UNIT_TESTS))
+asan: $(GEN_SCHEMAS)
+	@$(MAKE) --no-print-directory asan-build
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 	    UBSAN_OPTIONS=print_stacktrace=1 \
 	    tools/run-unit $(ASAN_OBJ) $(UNIT_TESTS)
@@ -143,7 +158,14 @@ check-core:
 e2e: module
 	GCP_MODULE=$(MODULE) $(PYTHON) -m pytest -q t/e2e $(PYTEST_ARGS)
 
-test: deps check-core module unit asan e2e
+# One step after the other (each may use parallel jobs inside).
+test:
+	@$(MAKE) --no-print-directory deps
+	@$(MAKE) --no-print-directory check-core
+	@$(MAKE) --no-print-directory module
+	@$(MAKE) --no-print-directory unit
+	@$(MAKE) --no-print-directory asan
+	@$(MAKE) --no-print-directory e2e
 
 bench: deps module
 	GCP_MODULE=$(MODULE) bench/run

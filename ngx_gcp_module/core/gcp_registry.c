@@ -341,6 +341,81 @@ gcp_reg_bool(const char *v)
 }
 
 
+/* ValidateListOptions of a watch (match: resourceVersionMatch or NULL) */
+
+static void
+gcp_reg_watch_opts_check(gcp_op_t *op, gcp_list_opts_t *lo,
+    const char *match, gcp_ferrs_t *errs)
+{
+    if (lo->send_initial_set
+        && lo->rv_match != GCP_RV_MATCH_NOT_OLDER)
+    {
+        gcp_ferrs_add(errs, GCP_FERR_FORBIDDEN, "resourceVersionMatch",
+                      NULL, "sendInitialEvents requires setting "
+                      "resourceVersionMatch to NotOlderThan");
+    }
+
+    if (match == NULL || match[0] == '\0') {
+        return;
+    }
+
+    if (!lo->send_initial_set) {
+        gcp_ferrs_add(errs, GCP_FERR_FORBIDDEN, "resourceVersionMatch",
+                      NULL, "resourceVersionMatch is forbidden for watch "
+                      "unless sendInitialEvents is provided");
+    }
+
+    if (lo->rv_match != GCP_RV_MATCH_NOT_OLDER) {
+        gcp_ferrs_add(errs, GCP_FERR_NOT_SUPPORTED, "resourceVersionMatch",
+                      gcp_ferr_quote(op->a, match),
+                      "supported values: \"NotOlderThan\"");
+    }
+}
+
+
+/* ValidateListOptions of a list */
+
+static void
+gcp_reg_list_opts_check(gcp_op_t *op, gcp_list_opts_t *lo,
+    const char *match, gcp_ferrs_t *errs)
+{
+    if (match && match[0]) {
+        if (lo->rv < 0) {
+            gcp_ferrs_add(errs, GCP_FERR_FORBIDDEN, "resourceVersionMatch",
+                          NULL, "resourceVersionMatch is forbidden unless "
+                          "resourceVersion is provided");
+        }
+
+        if (gcp_query_get(&op->q, "continue")
+            && gcp_query_get(&op->q, "continue")[0])
+        {
+            gcp_ferrs_add(errs, GCP_FERR_FORBIDDEN, "resourceVersionMatch",
+                          NULL, "resourceVersionMatch is forbidden when "
+                          "continue is provided");
+        }
+
+        if (lo->rv_match < 0) {
+            gcp_ferrs_add(errs, GCP_FERR_NOT_SUPPORTED,
+                          "resourceVersionMatch",
+                          gcp_ferr_quote(op->a, match),
+                          "supported values: \"Exact\", \"NotOlderThan\", "
+                          "\"\"");
+        }
+
+        if (lo->rv_match == GCP_RV_MATCH_EXACT && lo->rv == 0) {
+            gcp_ferrs_add(errs, GCP_FERR_FORBIDDEN, "resourceVersionMatch",
+                          NULL, "resourceVersionMatch \"exact\" is "
+                          "forbidden for resourceVersion \"0\"");
+        }
+    }
+
+    if (lo->send_initial_set) {
+        gcp_ferrs_add(errs, GCP_FERR_FORBIDDEN, "sendInitialEvents", NULL,
+                      "sendInitialEvents is forbidden for list");
+    }
+}
+
+
 int
 gcp_reg_list_opts(gcp_op_t *op, gcp_list_opts_t *lo)
 {
@@ -386,29 +461,15 @@ gcp_reg_list_opts(gcp_op_t *op, gcp_list_opts_t *lo)
             lo->rv_match = GCP_RV_MATCH_NOT_OLDER;
 
         } else {
-            gcp_ferrs_add(&errs, GCP_FERR_NOT_SUPPORTED,
-                          "resourceVersionMatch", gcp_ferr_quote(op->a, v),
-                          "supported values: \"Exact\", \"NotOlderThan\", "
-                          "\"\"");
-        }
-
-        if (lo->rv < 0 && errs.n == 0) {
-            gcp_ferrs_add(&errs, GCP_FERR_FORBIDDEN, "resourceVersionMatch",
-                          NULL, "resourceVersionMatch is forbidden unless "
-                          "resourceVersion is provided");
+            lo->rv_match = -1;
         }
     }
 
-    if (lo->send_initial_set && lo->send_initial) {
-        if (!lo->watch) {
-            gcp_ferrs_add(&errs, GCP_FERR_FORBIDDEN, "sendInitialEvents",
-                          NULL, "sendInitialEvents is forbidden for list");
+    if (lo->watch) {
+        gcp_reg_watch_opts_check(op, lo, v, &errs);
 
-        } else if (lo->rv_match != GCP_RV_MATCH_NOT_OLDER) {
-            gcp_ferrs_add(&errs, GCP_FERR_FORBIDDEN, "resourceVersionMatch",
-                          NULL, "sendInitialEvents requires setting "
-                          "resourceVersionMatch to NotOlderThan");
-        }
+    } else {
+        gcp_reg_list_opts_check(op, lo, v, &errs);
     }
 
     v = gcp_query_get(&op->q, "limit");

@@ -1,0 +1,333 @@
+
+/*
+ * Unit tests: watches through the API core on LMDB: start points, event
+ * types, selectors leaving and entering, bookmarks, timeouts, tables,
+ * compacted start points.
+ */
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "support_api.h"
+
+
+#define CM   "/api/v1/namespaces/default/configmaps"
+#define JSON "application/json"
+
+
+static int
+setup(void **state)
+{
+    *state = api_env_create();
+    return 0;
+}
+
+
+static int
+teardown(void **state)
+{
+    api_env_destroy(*state);
+    return 0;
+}
+
+
+/* Splits a watch body into events; returns their number. */
+
+static size_t
+events(const api_resp_t *r, json_t **out, size_t max)
+{
+    size_t       n;
+    const char  *p, *nl;
+
+    n = 0;
+
+    for (p = r->body; p && *p && n < max; p = nl + 1) {
+        nl = strchr(p, '\n');
+        assert_non_null(nl);
+        out[n] = json_loadb(p, (size_t) (nl - p), 0, NULL);
+        assert_non_null(out[n]);
+        n++;
+    }
+
+    return n;
+}
+
+
+static void
+free_events(json_t **ev, size_t n)
+{
+    while (n--) {
+        json_decref(ev[n]);
+    }
+}
+
+
+static void
+create(api_env_t *env, const char *name, const char *labels)
+{
+    char         body[256];
+    api_resp_t  *r;
+
+    snprintf(body, sizeof(body), "{\"metadata\":{\"name\":\"%s\","
+             "\"labels\":%s},\"data\":{\"k\":\"v\"}}", name, labels);
+    r = api_call(env, "POST", CM, JSON, body, NULL);
+    assert_int_equal(r->status, 201);
+    api_resp_free(r);
+}
+
+
+static void
+test_watch_initial_and_timeout(void **state)
+{
+    size_t       n;
+    json_t      *ev[8];
+    api_env_t   *env = *state;
+    api_resp_t  *r;
+
+    create(env, "a", "{\"app\":\"x\"}");
+    create(env, "b", "{\"app\":\"y\"}");
+
+    /* no resourceVersion: the current objects as ADDED, then the timeout */
+    r = api_call_stream(env, "GET", CM "?watch=1&timeoutSeconds=1", NULL,
+                        3000);
+    assert_int_equal(r->status, 200);
+    assert_true(r->streaming);
+    assert_true(r->ended);
+
+    n = events(r, ev, 8);
+    assert_int_equal(n, 2);
+    assert_string_equal(api_str(ev[0], "type", NULL), "ADDED");
+    assert_string_equal(api_str(ev[0], "object", "metadata", "name", NULL),
+                        "a");
+    assert_string_equal(api_str(ev[0], "object", "kind", NULL), "ConfigMap");
+    free_events(ev, n);
+    api_resp_free(r);
+
+    /* label selector */
+    r = api_call_stream(env, "GET", CM "?watch=1&timeoutSeconds=1"
+                        "&labelSelector=app%3Dy", NULL, 3000);
+    n = events(r, ev, 8);
+    assert_int_equal(n, 1);
+    assert_string_equal(api_str(ev[0], "object", "metadata", "name", NULL),
+                        "b");
+    free_events(ev, n);
+    api_resp_free(r);
+}
+
+
+typedef struct {
+    api_env_t  *env;
+    int         step;
+} writer_t;
+
+
+static void
+test_watch_from_rv_and_selectors(void **state)
+{
+    size_t       n;
+    char        *rv, path[256];
+    json_t      *ev[16];
+    api_env_t   *env = *state;
+    api_resp_t  *r, *w;
+
+    create(env, "w", "{\"app\":\"w\"}");
+
+    r = api_call(env, "GET", CM, NULL, NULL, NULL);
+    rv = strdup(api_str(r->json, "metadata", "resourceVersion", NULL));
+    api_resp_free(r);
+
+    /* changes made after rv: relabel out of and back into the selector */
+
+    w = api_call(env, "PATCH", CM "/w", "application/merge-patch+json",
+                 "{\"metadata\":{\"labels\":{\"app\":\"other\"}}}", NULL);
+    assert_int_equal(w->status, 200);
+    api_resp_free(w);
+
+    w = api_call(env, "PATCH", CM "/w", "application/merge-patch+json",
+                 "{\"metadata\":{\"labels\":{\"app\":\"w\"}}}", NULL);
+    api_resp_free(w);
+
+    w = api_call(env, "PATCH", CM "/w", "application/merge-patch+json",
+                 "{\"data\":{\"k\":\"2\"}}", NULL);
+    api_resp_free(w);
+
+    w = api_call(env, "DELETE", CM "/w", NULL, NULL, NULL);
+    assert_int_equal(w->status, 200);
+    api_resp_free(w);
+
+    snprintf(path, sizeof(path), CM "?watch=1&resourceVersion=%s"
+             "&labelSelector=app%%3Dw&timeoutSeconds=1", rv);
+    r = api_call_stream(env, "GET", path, NULL, 3000);
+
+    n = events(r, ev, 16);
+    assert_int_equal(n, 4);
+    assert_string_equal(api_str(ev[0], "type", NULL), "DELETED");
+    assert_string_equal(api_str(ev[0], "object", "metadata", "labels", "app",
+                                NULL), "other");
+    assert_string_equal(api_str(ev[1], "type", NULL), "ADDED");
+    assert_string_equal(api_str(ev[2], "type", NULL), "MODIFIED");
+    assert_string_equal(api_str(ev[2], "object", "data", "k", NULL), "2");
+    assert_string_equal(api_str(ev[3], "type", NULL), "DELETED");
+
+    /* the deletion carries its own revision, after the last change */
+    assert_true(atoll(api_str(ev[3], "object", "metadata", "resourceVersion",
+                              NULL))
+                > atoll(api_str(ev[2], "object", "metadata",
+                                "resourceVersion", NULL)));
+
+    free_events(ev, n);
+    api_resp_free(r);
+    free(rv);
+}
+
+
+static void
+test_watch_bookmarks_initial_events(void **state)
+{
+    size_t       n;
+    json_t      *ev[8];
+    api_env_t   *env = *state;
+    api_resp_t  *r;
+
+    create(env, "i1", "{}");
+
+    r = api_call_stream(env, "GET", CM "?watch=1&sendInitialEvents=true"
+                        "&resourceVersionMatch=NotOlderThan"
+                        "&allowWatchBookmarks=true&timeoutSeconds=1", NULL,
+                        3000);
+    n = events(r, ev, 8);
+    assert_true(n >= 2);
+    assert_string_equal(api_str(ev[0], "type", NULL), "ADDED");
+    assert_string_equal(api_str(ev[1], "type", NULL), "BOOKMARK");
+    assert_string_equal(api_str(ev[1], "object", "metadata", "annotations",
+                                "k8s.io/initial-events-end", NULL), "true");
+    free_events(ev, n);
+    api_resp_free(r);
+
+    /* sendInitialEvents without resourceVersionMatch: 422 */
+    r = api_call(env, "GET", CM "?watch=1&sendInitialEvents=true", NULL,
+                 NULL, NULL);
+    assert_int_equal(r->status, 422);
+    api_resp_free(r);
+}
+
+
+static void
+test_watch_table_and_partial(void **state)
+{
+    size_t       n;
+    json_t      *ev[8];
+    api_env_t   *env = *state;
+    api_resp_t  *r;
+
+    create(env, "t1", "{}");
+    create(env, "t2", "{}");
+
+    r = api_call_stream(env, "GET", CM "?watch=1&timeoutSeconds=1", NULL,
+                        3000);
+    api_resp_free(r);
+
+    r = api_call_stream(env, "GET", CM "?watch=1&timeoutSeconds=1",
+                        "application/json;as=Table;v=v1;g=meta.k8s.io",
+                        3000);
+    n = events(r, ev, 8);
+    assert_int_equal(n, 2);
+    assert_string_equal(api_str(ev[0], "object", "kind", NULL), "Table");
+    assert_true(json_is_array(json_object_get(json_object_get(ev[0],
+                "object"), "columnDefinitions")));
+    assert_true(json_is_null(json_object_get(json_object_get(ev[1],
+                "object"), "columnDefinitions")));
+    free_events(ev, n);
+    api_resp_free(r);
+
+    r = api_call_stream(env, "GET", CM "?watch=1&timeoutSeconds=1",
+        "application/json;as=PartialObjectMetadata;v=v1;g=meta.k8s.io",
+        3000);
+    n = events(r, ev, 8);
+    assert_int_equal(n, 2);
+    assert_string_equal(api_str(ev[0], "object", "kind", NULL),
+                        "PartialObjectMetadata");
+    assert_null(json_object_get(json_object_get(ev[0], "object"), "data"));
+    free_events(ev, n);
+    api_resp_free(r);
+}
+
+
+static void
+compacted_done(void *arg, gcp_store_result_t *res)
+{
+    *(int *) arg = 1;
+}
+
+
+static void
+test_watch_compacted(void **state)
+{
+    int          done;
+    size_t       n;
+    int64_t      rev;
+    json_t      *ev[4];
+    api_env_t   *env = *state;
+    api_resp_t  *r;
+    gcp_arena_t *a;
+
+    create(env, "c1", "{}");
+    create(env, "c2", "{}");
+
+    r = api_call(env, "GET", CM, NULL, NULL, NULL);
+    rev = atoll(api_str(r->json, "metadata", "resourceVersion", NULL));
+    api_resp_free(r);
+
+    a = gcp_arena_create(0);
+    done = 0;
+    gcp_store_compact(api_env_store(env), rev, a, compacted_done, &done);
+
+    while (!done) {
+        api_spin(env, 10);
+    }
+
+    gcp_arena_destroy(a);
+
+    r = api_call_stream(env, "GET", CM "?watch=1&resourceVersion=1"
+                        "&timeoutSeconds=2", NULL, 3000);
+    assert_int_equal(r->status, 200);
+    assert_true(r->ended);
+    n = events(r, ev, 4);
+    assert_int_equal(n, 1);
+    assert_string_equal(api_str(ev[0], "type", NULL), "ERROR");
+    assert_int_equal(json_integer_value(json_object_get(json_object_get(
+        ev[0], "object"), "code")), 410);
+    assert_string_equal(api_str(ev[0], "object", "reason", NULL), "Expired");
+    free_events(ev, n);
+    api_resp_free(r);
+
+    /* a list at the compacted revision: 410 too */
+    r = api_call(env, "GET", CM "?resourceVersion=1"
+                 "&resourceVersionMatch=Exact", NULL, NULL, NULL);
+    assert_int_equal(r->status, 410);
+    api_resp_free(r);
+}
+
+
+int
+main(void)
+{
+    const struct CMUnitTest  tests[] = {
+        cmocka_unit_test_setup_teardown(test_watch_initial_and_timeout,
+                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(test_watch_from_rv_and_selectors,
+                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(test_watch_bookmarks_initial_events,
+                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(test_watch_table_and_partial,
+                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(test_watch_compacted, setup,
+                                        teardown),
+    };
+
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
