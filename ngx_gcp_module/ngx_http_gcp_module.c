@@ -1,0 +1,728 @@
+
+/*
+ * ngx_http_gcp_module: directives, configuration, and the life of the API
+ * core in the nginx processes.
+ *
+ * The master opens the storage before forking (gcp_lmdb_prefork() from
+ * init_module, again on every reload; the state of a cycle is released by
+ * a cleanup of the cycle's pool).  Each worker opens its own store on its
+ * own gcp_loop_t, creates the API core and bootstraps it (init_process),
+ * and releases everything in exit_process.
+ *
+ * Graceful exit (quit, reload): nginx tells idle connections by calling
+ * their read handler with c->close set.  Each worker keeps one such
+ * connection, the sentinel, on a /dev/null descriptor that is never added
+ * to the event loop, only to be told: it then ends the open watches
+ * cleanly and keeps the worker alive (the drain timer) until every request
+ * held by the core is answered.
+ */
+
+#include "ngx_http_gcp_module.h"
+
+#include "lmdb/gcp_store_lmdb.h"
+
+
+#define NGX_HTTP_GCP_MAX_BODY_SIZE  3145728     /* kube-apiserver's 3 MiB */
+#define NGX_HTTP_GCP_WATCH_BUFFER   (4 * 1024 * 1024)
+#define NGX_HTTP_GCP_MIN_REQUEST_TIMEOUT  1800  /* --min-request-timeout */
+#define NGX_HTTP_GCP_DRAIN_MS       100
+
+
+static void *ngx_http_gcp_create_main_conf(ngx_conf_t *cf);
+static char *ngx_http_gcp_init_main_conf(ngx_conf_t *cf, void *conf);
+static void *ngx_http_gcp_create_srv_conf(ngx_conf_t *cf);
+static void *ngx_http_gcp_create_loc_conf(ngx_conf_t *cf);
+static char *ngx_http_gcp_merge_loc_conf(ngx_conf_t *cf, void *parent,
+    void *child);
+static ngx_int_t ngx_http_gcp_postconfiguration(ngx_conf_t *cf);
+static char *ngx_http_gcp_api(ngx_conf_t *cf, ngx_command_t *cmd,
+    void *conf);
+static char *ngx_http_gcp_storage(ngx_conf_t *cf, ngx_command_t *cmd,
+    void *conf);
+static char *ngx_http_gcp_storage_lmdb(ngx_conf_t *cf,
+    ngx_http_gcp_storage_conf_t *st);
+static ngx_int_t ngx_http_gcp_init_module(ngx_cycle_t *cycle);
+static void ngx_http_gcp_shared_cleanup(void *data);
+static ngx_int_t ngx_http_gcp_init_process(ngx_cycle_t *cycle);
+static ngx_int_t ngx_http_gcp_open(ngx_cycle_t *cycle,
+    ngx_http_gcp_main_conf_t *mcf);
+static ngx_int_t ngx_http_gcp_sentinel(ngx_cycle_t *cycle,
+    ngx_http_gcp_main_conf_t *mcf);
+static void ngx_http_gcp_sentinel_handler(ngx_event_t *ev);
+static void ngx_http_gcp_drain_handler(ngx_event_t *ev);
+static void ngx_http_gcp_drain(ngx_http_gcp_main_conf_t *mcf);
+static void ngx_http_gcp_bootstrap_done(void *arg, int rc);
+static void ngx_http_gcp_exit_process(ngx_cycle_t *cycle);
+static char *ngx_http_gcp_size_positive(ngx_conf_t *cf, void *post,
+    void *data);
+static char *ngx_http_gcp_sec_positive(ngx_conf_t *cf, void *post,
+    void *data);
+
+
+static ngx_conf_post_handler_pt  ngx_http_gcp_size_post =
+    ngx_http_gcp_size_positive;
+static ngx_conf_post_handler_pt  ngx_http_gcp_sec_post =
+    ngx_http_gcp_sec_positive;
+
+
+static ngx_command_t  ngx_http_gcp_commands[] = {
+
+    { ngx_string("gcp_api"),
+      NGX_HTTP_LOC_CONF|NGX_CONF_NOARGS,
+      ngx_http_gcp_api,
+      NGX_HTTP_LOC_CONF_OFFSET,
+      0,
+      NULL },
+
+    { ngx_string("gcp_storage"),
+      NGX_HTTP_MAIN_CONF|NGX_CONF_2MORE,
+      ngx_http_gcp_storage,
+      NGX_HTTP_MAIN_CONF_OFFSET,
+      0,
+      NULL },
+
+    { ngx_string("gcp_max_body_size"),
+      NGX_HTTP_MAIN_CONF|NGX_HTTP_SRV_CONF|NGX_HTTP_LOC_CONF|NGX_CONF_TAKE1,
+      ngx_conf_set_size_slot,
+      NGX_HTTP_LOC_CONF_OFFSET,
+      offsetof(ngx_http_gcp_loc_conf_t, max_body_size),
+      &ngx_http_gcp_size_post },
+
+    { ngx_string("gcp_watch_buffer"),
+      NGX_HTTP_MAIN_CONF|NGX_HTTP_SRV_CONF|NGX_HTTP_LOC_CONF|NGX_CONF_TAKE1,
+      ngx_conf_set_size_slot,
+      NGX_HTTP_LOC_CONF_OFFSET,
+      offsetof(ngx_http_gcp_loc_conf_t, watch_buffer),
+      &ngx_http_gcp_size_post },
+
+    { ngx_string("gcp_min_request_timeout"),
+      NGX_HTTP_MAIN_CONF|NGX_CONF_TAKE1,
+      ngx_conf_set_sec_slot,
+      NGX_HTTP_MAIN_CONF_OFFSET,
+      offsetof(ngx_http_gcp_main_conf_t, min_request_timeout),
+      &ngx_http_gcp_sec_post },
+
+    { ngx_string("gcp_version"),
+      NGX_HTTP_MAIN_CONF|NGX_CONF_TAKE1,
+      ngx_conf_set_str_slot,
+      NGX_HTTP_MAIN_CONF_OFFSET,
+      offsetof(ngx_http_gcp_main_conf_t, version),
+      NULL },
+
+      ngx_null_command
+};
+
+
+static ngx_http_module_t  ngx_http_gcp_module_ctx = {
+    NULL,                                  /* preconfiguration */
+    ngx_http_gcp_postconfiguration,        /* postconfiguration */
+
+    ngx_http_gcp_create_main_conf,         /* create main configuration */
+    ngx_http_gcp_init_main_conf,           /* init main configuration */
+
+    ngx_http_gcp_create_srv_conf,          /* create server configuration */
+    NULL,                                  /* merge server configuration */
+
+    ngx_http_gcp_create_loc_conf,          /* create location configuration */
+    ngx_http_gcp_merge_loc_conf            /* merge location configuration */
+};
+
+
+ngx_module_t  ngx_http_gcp_module = {
+    NGX_MODULE_V1,
+    &ngx_http_gcp_module_ctx,              /* module context */
+    ngx_http_gcp_commands,                 /* module directives */
+    NGX_HTTP_MODULE,                       /* module type */
+    NULL,                                  /* init master */
+    ngx_http_gcp_init_module,              /* init module */
+    ngx_http_gcp_init_process,             /* init process */
+    NULL,                                  /* init thread */
+    NULL,                                  /* exit thread */
+    ngx_http_gcp_exit_process,             /* exit process */
+    NULL,                                  /* exit master */
+    NGX_MODULE_V1_PADDING
+};
+
+
+static void *
+ngx_http_gcp_create_main_conf(ngx_conf_t *cf)
+{
+    ngx_http_gcp_main_conf_t  *mcf;
+
+    mcf = ngx_pcalloc(cf->pool, sizeof(ngx_http_gcp_main_conf_t));
+    if (mcf == NULL) {
+        return NULL;
+    }
+
+    /*
+     * set by ngx_pcalloc():
+     *
+     *     mcf->storage.type = NGX_HTTP_GCP_STORAGE_NONE;
+     *     mcf->version = { 0, NULL };
+     *     mcf->shared = NULL;
+     *     mcf->api = NULL;
+     */
+
+    mcf->min_request_timeout = NGX_CONF_UNSET;
+    mcf->storage.sync = NGX_CONF_UNSET;
+    ngx_queue_init(&mcf->calls);
+
+    return mcf;
+}
+
+
+static char *
+ngx_http_gcp_init_main_conf(ngx_conf_t *cf, void *conf)
+{
+    ngx_http_gcp_main_conf_t *mcf = conf;
+
+    ngx_conf_init_value(mcf->min_request_timeout,
+                        NGX_HTTP_GCP_MIN_REQUEST_TIMEOUT);
+
+    if (mcf->used && mcf->storage.type == NGX_HTTP_GCP_STORAGE_NONE) {
+        ngx_conf_log_error(NGX_LOG_EMERG, cf, 0,
+                           "\"gcp_api\" needs \"gcp_storage\" in the "
+                           "http block");
+        return NGX_CONF_ERROR;
+    }
+
+    return NGX_CONF_OK;
+}
+
+
+static void *
+ngx_http_gcp_create_srv_conf(ngx_conf_t *cf)
+{
+    ngx_http_gcp_srv_conf_t  *scf;
+
+    scf = ngx_pcalloc(cf->pool, sizeof(ngx_http_gcp_srv_conf_t));
+    if (scf == NULL) {
+        return NULL;
+    }
+
+    /* scf->api = 0: set by gcp_api in one of the server's locations */
+
+    return scf;
+}
+
+
+static void *
+ngx_http_gcp_create_loc_conf(ngx_conf_t *cf)
+{
+    ngx_http_gcp_loc_conf_t  *lcf;
+
+    lcf = ngx_pcalloc(cf->pool, sizeof(ngx_http_gcp_loc_conf_t));
+    if (lcf == NULL) {
+        return NULL;
+    }
+
+    /*
+     * set by ngx_pcalloc():
+     *
+     *     lcf->api = 0;
+     *     lcf->clcf = NULL;
+     */
+
+    lcf->max_body_size = NGX_CONF_UNSET_SIZE;
+    lcf->watch_buffer = NGX_CONF_UNSET_SIZE;
+
+    return lcf;
+}
+
+
+static char *
+ngx_http_gcp_merge_loc_conf(ngx_conf_t *cf, void *parent, void *child)
+{
+    ngx_http_gcp_loc_conf_t *prev = parent;
+    ngx_http_gcp_loc_conf_t *conf = child;
+
+    ngx_conf_merge_size_value(conf->max_body_size, prev->max_body_size,
+                              NGX_HTTP_GCP_MAX_BODY_SIZE);
+    ngx_conf_merge_size_value(conf->watch_buffer, prev->watch_buffer,
+                              NGX_HTTP_GCP_WATCH_BUFFER);
+
+    /*
+     * gcp_api is not inherited.  In its location the body limit is
+     * gcp_max_body_size: nginx's client_max_body_size (merged already, the
+     * core module comes first) is turned off there.
+     */
+
+    if (conf->api && conf->clcf) {
+        conf->clcf->client_max_body_size = 0;
+    }
+
+    return NGX_CONF_OK;
+}
+
+
+static ngx_int_t
+ngx_http_gcp_postconfiguration(ngx_conf_t *cf)
+{
+    ngx_http_gcp_loc_conf_t   *lcf;
+    ngx_http_gcp_main_conf_t  *mcf;
+
+    mcf = ngx_http_conf_get_module_main_conf(cf, ngx_http_gcp_module);
+    lcf = ngx_http_conf_get_module_loc_conf(cf, ngx_http_gcp_module);
+
+    /* the http level value, for the core */
+
+    mcf->max_body_size = lcf->max_body_size == NGX_CONF_UNSET_SIZE
+                         ? NGX_HTTP_GCP_MAX_BODY_SIZE : lcf->max_body_size;
+
+    if (ngx_http_gcp_status_filter_init(cf) != NGX_OK) {
+        return NGX_ERROR;
+    }
+
+    return ngx_http_gcp_body_filter_init(cf);
+}
+
+
+static char *
+ngx_http_gcp_api(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
+{
+    ngx_http_gcp_loc_conf_t *lcf = conf;
+
+    ngx_http_gcp_srv_conf_t   *scf;
+    ngx_http_gcp_main_conf_t  *mcf;
+
+    if (lcf->api) {
+        return "is duplicate";
+    }
+
+    mcf = ngx_http_conf_get_module_main_conf(cf, ngx_http_gcp_module);
+    scf = ngx_http_conf_get_module_srv_conf(cf, ngx_http_gcp_module);
+
+    lcf->api = 1;
+    scf->api = 1;
+
+    lcf->clcf = ngx_http_conf_get_module_loc_conf(cf, ngx_http_core_module);
+    lcf->clcf->handler = ngx_http_gcp_handler;
+
+    mcf->used = 1;
+
+    return NGX_CONF_OK;
+}
+
+
+static char *
+ngx_http_gcp_size_positive(ngx_conf_t *cf, void *post, void *data)
+{
+    size_t *sp = data;
+
+    if (*sp == 0) {
+        return "must not be 0";
+    }
+
+    return NGX_CONF_OK;
+}
+
+
+static char *
+ngx_http_gcp_sec_positive(ngx_conf_t *cf, void *post, void *data)
+{
+    time_t *tp = data;
+
+    if (*tp < 1) {
+        return "must be at least 1s";
+    }
+
+    return NGX_CONF_OK;
+}
+
+
+/*
+ * gcp_storage lmdb PATH [map_size=SIZE] [sync=on|off];
+ *
+ * The first argument names the backend; each backend parses the rest
+ * (an etcd backend will take its endpoints the same way).
+ */
+
+static char *
+ngx_http_gcp_storage(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
+{
+    ngx_http_gcp_main_conf_t *mcf = conf;
+
+    ngx_str_t  *value;
+
+    if (mcf->storage.type != NGX_HTTP_GCP_STORAGE_NONE) {
+        return "is duplicate";
+    }
+
+    value = cf->args->elts;
+
+    if (ngx_strcmp(value[1].data, "lmdb") == 0) {
+        mcf->storage.type = NGX_HTTP_GCP_STORAGE_LMDB;
+        return ngx_http_gcp_storage_lmdb(cf, &mcf->storage);
+    }
+
+    ngx_conf_log_error(NGX_LOG_EMERG, cf, 0,
+                       "unknown storage \"%V\" (known: lmdb)", &value[1]);
+
+    return NGX_CONF_ERROR;
+}
+
+
+static char *
+ngx_http_gcp_storage_lmdb(ngx_conf_t *cf, ngx_http_gcp_storage_conf_t *st)
+{
+    off_t        size;
+    ngx_str_t   *value, s;
+    ngx_uint_t   i;
+
+    value = cf->args->elts;
+
+    st->path = value[2];
+
+    if (ngx_conf_full_name(cf->cycle, &st->path, 0) != NGX_OK) {
+        return NGX_CONF_ERROR;
+    }
+
+    st->sync = 1;
+
+    for (i = 3; i < cf->args->nelts; i++) {
+
+        if (ngx_strncmp(value[i].data, "map_size=", 9) == 0) {
+            s.data = value[i].data + 9;
+            s.len = value[i].len - 9;
+
+            size = ngx_parse_offset(&s);
+            if (size <= 0) {
+                goto invalid;
+            }
+
+            st->map_size = (size_t) size;
+            continue;
+        }
+
+        if (ngx_strcmp(value[i].data, "sync=on") == 0) {
+            st->sync = 1;
+            continue;
+        }
+
+        if (ngx_strcmp(value[i].data, "sync=off") == 0) {
+            st->sync = 0;
+            continue;
+        }
+
+        goto invalid;
+    }
+
+    return NGX_CONF_OK;
+
+invalid:
+
+    ngx_conf_log_error(NGX_LOG_EMERG, cf, 0,
+                       "invalid parameter \"%V\"", &value[i]);
+
+    return NGX_CONF_ERROR;
+}
+
+
+/* In the master (or the single process), before the workers fork. */
+
+static ngx_int_t
+ngx_http_gcp_init_module(ngx_cycle_t *cycle)
+{
+    int                        nslots;
+    const char                *err;
+    gcp_lmdb_conf_t            conf;
+    ngx_core_conf_t           *ccf;
+    gcp_lmdb_shared_t         *sh;
+    ngx_pool_cleanup_t        *cln;
+    ngx_http_gcp_main_conf_t  *mcf;
+
+    if (ngx_test_config) {
+        return NGX_OK;
+    }
+
+    mcf = ngx_http_cycle_get_module_main_conf(cycle, ngx_http_gcp_module);
+
+    if (mcf == NULL || mcf->storage.type != NGX_HTTP_GCP_STORAGE_LMDB) {
+        return NGX_OK;
+    }
+
+    ccf = (ngx_core_conf_t *) ngx_get_conf(cycle->conf_ctx, ngx_core_module);
+
+    nslots = ccf->master ? (int) ccf->worker_processes : 1;
+
+    /* the path was NUL-terminated by ngx_conf_full_name() */
+
+    ngx_memzero(&conf, sizeof(gcp_lmdb_conf_t));
+    conf.path = (const char *) mcf->storage.path.data;
+    conf.map_size = mcf->storage.map_size;
+    conf.nslots = nslots;
+    conf.sync = mcf->storage.sync ? 1 : 0;
+
+    cln = ngx_pool_cleanup_add(cycle->pool, 0);
+    if (cln == NULL) {
+        return NGX_ERROR;
+    }
+
+    sh = gcp_lmdb_prefork(&conf, &err);
+    if (sh == NULL) {
+        ngx_log_error(NGX_LOG_EMERG, cycle->log, 0,
+                      "gcp_storage lmdb \"%V\": %s",
+                      &mcf->storage.path, err);
+        return NGX_ERROR;
+    }
+
+    cln->handler = ngx_http_gcp_shared_cleanup;
+    cln->data = sh;
+
+    if (geteuid() == 0 && ccf->master
+        && gcp_lmdb_chown(sh, ccf->user, ccf->group, &err) != GCP_OK)
+    {
+        ngx_log_error(NGX_LOG_EMERG, cycle->log, 0,
+                      "gcp_storage lmdb \"%V\": %s",
+                      &mcf->storage.path, err);
+        return NGX_ERROR;
+    }
+
+    mcf->shared = sh;
+
+    return NGX_OK;
+}
+
+
+/*
+ * A cycle's pool is destroyed by the master on reload and at exit, and by
+ * every worker at exit: only the master (or the single process) releases
+ * the shared state.
+ */
+
+static void
+ngx_http_gcp_shared_cleanup(void *data)
+{
+    if (ngx_process == NGX_PROCESS_MASTER
+        || ngx_process == NGX_PROCESS_SINGLE)
+    {
+        gcp_lmdb_shared_free(data);
+    }
+}
+
+
+static ngx_int_t
+ngx_http_gcp_init_process(ngx_cycle_t *cycle)
+{
+    ngx_http_gcp_main_conf_t  *mcf;
+
+    if (ngx_process != NGX_PROCESS_WORKER
+        && ngx_process != NGX_PROCESS_SINGLE)
+    {
+        return NGX_OK;
+    }
+
+    mcf = ngx_http_cycle_get_module_main_conf(cycle, ngx_http_gcp_module);
+
+    if (mcf == NULL || mcf->shared == NULL) {
+        return NGX_OK;
+    }
+
+    ngx_queue_init(&mcf->calls);
+
+    mcf->drain.handler = ngx_http_gcp_drain_handler;
+    mcf->drain.data = mcf;
+    mcf->drain.log = cycle->log;
+
+    if (ngx_http_gcp_open(cycle, mcf) != NGX_OK
+        || ngx_http_gcp_sentinel(cycle, mcf) != NGX_OK)
+    {
+        /* fatal: the master does not respawn the worker (exit code 2) */
+        ngx_http_gcp_exit_process(cycle);
+        return NGX_ERROR;
+    }
+
+    gcp_api_bootstrap(mcf->api, ngx_http_gcp_bootstrap_done, mcf);
+
+    return NGX_OK;
+}
+
+
+static ngx_int_t
+ngx_http_gcp_open(ngx_cycle_t *cycle, ngx_http_gcp_main_conf_t *mcf)
+{
+    const char      *err;
+    gcp_api_conf_t   conf;
+
+    mcf->loop = ngx_http_gcp_loop_create(cycle->log);
+    if (mcf->loop == NULL) {
+        return NGX_ERROR;
+    }
+
+    mcf->store = gcp_lmdb_open(mcf->shared, (int) ngx_worker, mcf->loop,
+                               &err);
+    if (mcf->store == NULL) {
+        ngx_log_error(NGX_LOG_EMERG, cycle->log, 0,
+                      "gcp_storage lmdb \"%V\": %s",
+                      &mcf->storage.path, err);
+        return NGX_ERROR;
+    }
+
+    ngx_memzero(&conf, sizeof(gcp_api_conf_t));
+
+    conf.loop = mcf->loop;
+    conf.store = mcf->store;
+    conf.git_version = mcf->version.len
+                       ? (const char *) mcf->version.data : NULL;
+    conf.max_body = (int) mcf->max_body_size;
+    conf.min_watch_timeout = (int) mcf->min_request_timeout;
+    conf.data_dir = (const char *) mcf->storage.path.data;
+
+    mcf->api = gcp_api_create(&conf, &err);
+    if (mcf->api == NULL) {
+        ngx_log_error(NGX_LOG_EMERG, cycle->log, 0, "gcp_api_create: %s",
+                      err);
+        return NGX_ERROR;
+    }
+
+    return NGX_OK;
+}
+
+
+static ngx_int_t
+ngx_http_gcp_sentinel(ngx_cycle_t *cycle, ngx_http_gcp_main_conf_t *mcf)
+{
+    ngx_fd_t           fd;
+    ngx_connection_t  *c;
+
+    fd = ngx_open_file("/dev/null", NGX_FILE_RDONLY, NGX_FILE_OPEN, 0);
+    if (fd == NGX_INVALID_FILE) {
+        ngx_log_error(NGX_LOG_EMERG, cycle->log, ngx_errno,
+                      ngx_open_file_n " \"/dev/null\" failed");
+        return NGX_ERROR;
+    }
+
+    c = ngx_get_connection(fd, cycle->log);
+    if (c == NULL) {
+        ngx_close_file(fd);
+        return NGX_ERROR;
+    }
+
+    /* never added to the event loop: only ngx_close_idle_connections() */
+    /* and the shutdown timer call its read handler */
+
+    c->idle = 1;
+    c->data = mcf;
+    c->read->handler = ngx_http_gcp_sentinel_handler;
+    c->read->log = cycle->log;
+    c->write->log = cycle->log;
+
+    mcf->sentinel = c;
+
+    return NGX_OK;
+}
+
+
+static void
+ngx_http_gcp_sentinel_handler(ngx_event_t *ev)
+{
+    ngx_connection_t  *c;
+
+    c = ev->data;
+
+    if (!c->close) {
+        return;
+    }
+
+    c->close = 0;
+
+    ngx_log_error(NGX_LOG_INFO, ev->log, 0,
+                  "gcp: worker exiting, ending watches");
+
+    ngx_http_gcp_drain(c->data);
+}
+
+
+void
+ngx_http_gcp_drain_later(ngx_http_gcp_main_conf_t *mcf)
+{
+    if (!mcf->drain.timer_set) {
+        ngx_add_timer(&mcf->drain, NGX_HTTP_GCP_DRAIN_MS);
+    }
+}
+
+
+static void
+ngx_http_gcp_drain_handler(ngx_event_t *ev)
+{
+    ngx_http_gcp_drain(ev->data);
+}
+
+
+static void
+ngx_http_gcp_drain(ngx_http_gcp_main_conf_t *mcf)
+{
+    if (ngx_http_gcp_end_streams(mcf)) {
+        /* a non-cancelable timer: the worker waits for the answers */
+        ngx_http_gcp_drain_later(mcf);
+    }
+}
+
+
+static void
+ngx_http_gcp_bootstrap_done(void *arg, int rc)
+{
+    if (rc != GCP_OK) {
+        ngx_log_error(NGX_LOG_ERR, ngx_cycle->log, 0,
+                      "gcp: bootstrap failed: %s", gcp_error_info(rc)->name);
+        return;
+    }
+
+    ngx_log_debug0(NGX_LOG_DEBUG_HTTP, ngx_cycle->log, 0,
+                   "gcp: bootstrap done");
+}
+
+
+static void
+ngx_http_gcp_exit_process(ngx_cycle_t *cycle)
+{
+    ngx_queue_t               *q;
+    ngx_http_gcp_call_t       *call;
+    ngx_http_gcp_main_conf_t  *mcf;
+
+    mcf = ngx_http_cycle_get_module_main_conf(cycle, ngx_http_gcp_module);
+
+    if (mcf == NULL || mcf->loop == NULL) {
+        return;
+    }
+
+    /* fast shutdown: watches still open are dropped with the process */
+
+    for (q = ngx_queue_head(&mcf->calls);
+         q != ngx_queue_sentinel(&mcf->calls);
+         q = ngx_queue_next(q))
+    {
+        call = ngx_queue_data(q, ngx_http_gcp_call_t, queue);
+
+        if (call->done && call->streaming && !call->ended
+            && !call->cancelled)
+        {
+            call->cancelled = 1;
+            gcp_api_cancel(&call->req);
+        }
+    }
+
+    if (mcf->api) {
+        gcp_api_destroy(mcf->api);
+        mcf->api = NULL;
+    }
+
+    if (mcf->store) {
+        gcp_store_close(mcf->store);
+        mcf->store = NULL;
+    }
+
+    ngx_http_gcp_free_calls(mcf);
+
+    if (mcf->drain.timer_set) {
+        ngx_del_timer(&mcf->drain);
+    }
+
+    if (mcf->sentinel) {
+        ngx_close_connection(mcf->sentinel);
+        mcf->sentinel = NULL;
+    }
+
+    ngx_http_gcp_loop_destroy(mcf->loop);
+    mcf->loop = NULL;
+}

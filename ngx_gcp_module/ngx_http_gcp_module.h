@@ -1,0 +1,225 @@
+
+/*
+ * ngx_http_gcp_module: declarations shared by the files of the nginx
+ * adapter (module and directives, request handler, watch streams, event
+ * loop, Status filter).  The adapter only moves bytes and events between
+ * nginx and the API core (core/gcp_api.h); it never blocks a worker.
+ */
+
+#ifndef _NGX_HTTP_GCP_MODULE_H_INCLUDED_
+#define _NGX_HTTP_GCP_MODULE_H_INCLUDED_
+
+
+#include <ngx_config.h>
+#include <ngx_core.h>
+#include <ngx_http.h>
+
+#include "gcp_api.h"
+#include "gcp_loop.h"
+#include "gcp_store.h"
+
+
+#define NGX_HTTP_GCP_STORAGE_NONE  0
+#define NGX_HTTP_GCP_STORAGE_LMDB  1
+
+
+typedef struct ngx_http_gcp_call_s  ngx_http_gcp_call_t;
+
+
+/* gcp_storage: which backend and its parameters. */
+typedef struct {
+    ngx_uint_t                  type;       /* NGX_HTTP_GCP_STORAGE_* */
+    ngx_str_t                   path;       /* lmdb: directory */
+    size_t                      map_size;   /* lmdb: 0 for the default */
+    ngx_flag_t                  sync;       /* lmdb: fdatasync writes */
+} ngx_http_gcp_storage_conf_t;
+
+
+typedef struct {
+    ngx_http_gcp_storage_conf_t  storage;
+    ngx_str_t                    version;       /* gcp_version */
+    time_t                       min_request_timeout;
+    size_t                       max_body_size; /* http level, for the core */
+
+    ngx_flag_t                   used;      /* some gcp_api exists */
+    void                        *shared;    /* gcp_lmdb_shared_t, master */
+
+    /* per worker process, set by init_process */
+    gcp_loop_t                  *loop;
+    gcp_store_t                 *store;
+    gcp_api_t                   *api;
+    ngx_queue_t                  calls;     /* ngx_http_gcp_call_t.queue */
+    ngx_connection_t            *sentinel;  /* tells of a graceful exit */
+    ngx_event_t                  drain;     /* re-checks while exiting */
+} ngx_http_gcp_main_conf_t;
+
+
+typedef struct {
+    ngx_flag_t                  api;        /* some location has gcp_api */
+} ngx_http_gcp_srv_conf_t;
+
+
+typedef struct {
+    ngx_flag_t                  api;        /* gcp_api; not inherited */
+    size_t                      max_body_size;
+    size_t                      watch_buffer;
+    ngx_http_core_loc_conf_t   *clcf;       /* this location's, for gcp_api */
+} ngx_http_gcp_loc_conf_t;
+
+
+/* Per HTTP request (r->pool), the module's ctx. */
+typedef struct {
+    ngx_http_gcp_call_t        *call;       /* NULL once the call is freed */
+
+    /*
+     * Watch stream output: our buffers in the order written, and offsets
+     * in the stream: bytes written, bytes sent (their buffers freed), where
+     * the initial events and the current event loop iteration began.
+     */
+    ngx_chain_t                *busy;
+    ngx_chain_t               **busy_last;
+    ngx_chain_t                *free;
+    off_t                       written;
+    off_t                       sent;
+    off_t                       initial_end;
+    off_t                       iteration_start;
+    ngx_event_t                 iteration;  /* posted: ends the iteration */
+    size_t                      watch_buffer;
+
+    off_t                       body_limit; /* for the 413 Status */
+    off_t                       body_received;
+
+    ngx_chain_t                *status_body;    /* Status replacing an */
+                                                /* nginx error page */
+
+    unsigned                    core_response:1;    /* made by the core */
+    unsigned                    overflow:1;     /* watch_buffer exceeded */
+    unsigned                    initial:1;      /* initial events */
+    unsigned                    status_sent:1;
+    unsigned                    cleanup_set:1;
+} ngx_http_gcp_ctx_t;
+
+
+/*
+ * One request handed to the core.  Allocated with ngx_alloc() rather than
+ * from r->pool because it may outlive the HTTP request (the client may go
+ * away before the core answers); freed once both the core and nginx are done
+ * with it.
+ */
+struct ngx_http_gcp_call_s {
+    gcp_request_t               req;        /* req.ctx points here */
+    ngx_http_request_t         *r;          /* NULL once nginx freed it */
+    ngx_queue_t                 queue;      /* in the worker's calls */
+    ngx_event_t                 post;       /* deferred finalization */
+    ngx_int_t                   rc;         /* to finalize r with */
+
+    unsigned                    in_handle:1;    /* inside gcp_api_handle */
+    unsigned                    done:1;         /* req->done was called */
+    unsigned                    streaming:1;
+    unsigned                    ended:1;        /* stream->end was called */
+    unsigned                    cancelled:1;    /* gcp_api_cancel called */
+    unsigned                    finalize:1;     /* post: finalize r */
+};
+
+
+/* True once the core will not use the call any more. */
+#define ngx_http_gcp_call_core_done(call)                                    \
+    (((call)->done && !(call)->streaming) || (call)->ended                   \
+     || (call)->cancelled)
+
+
+extern ngx_module_t  ngx_http_gcp_module;
+
+
+/* ngx_http_gcp_module.c */
+
+/*
+ * While the worker exits gracefully: keeps it alive (a non-cancelable timer)
+ * and ends watches, until no call is attached to a request any more.
+ */
+void ngx_http_gcp_drain_later(ngx_http_gcp_main_conf_t *mcf);
+
+
+/* ngx_http_gcp_handler.c */
+
+/* The content handler of gcp_api locations. */
+ngx_int_t ngx_http_gcp_handler(ngx_http_request_t *r);
+
+/* Installs the request body filter (postconfiguration). */
+ngx_int_t ngx_http_gcp_body_filter_init(ngx_conf_t *cf);
+
+/*
+ * Posts the call's event: from a core callback, the request is finalized
+ * (call->finalize) or the call freed from the event loop, not right away.
+ */
+void ngx_http_gcp_call_post(ngx_http_gcp_call_t *call);
+
+/*
+ * Returns the request's ctx, creating it (from r->pool) if needed, or NULL
+ * when out of memory.
+ */
+ngx_http_gcp_ctx_t *ngx_http_gcp_get_ctx(ngx_http_request_t *r);
+
+/*
+ * Sets the response headers of r from resp (status, Content-Type, extra
+ * headers; Content-Length when not streaming) and sends them.  Returns what
+ * ngx_http_send_header() returns.
+ */
+ngx_int_t ngx_http_gcp_send_header(ngx_http_request_t *r,
+    gcp_response_t *resp);
+
+/* Hides nginx's own "Server" header from r's response. */
+ngx_int_t ngx_http_gcp_hide_server(ngx_http_request_t *r);
+
+/*
+ * Ends what the worker's calls still hold when it exits gracefully: open
+ * watches are cancelled and their responses completed.  Returns the number
+ * of calls still attached to a request (the caller keeps the worker alive
+ * while it is not 0).
+ */
+ngx_uint_t ngx_http_gcp_end_streams(ngx_http_gcp_main_conf_t *mcf);
+
+/* Releases every call (worker exit, after gcp_api_destroy()). */
+void ngx_http_gcp_free_calls(ngx_http_gcp_main_conf_t *mcf);
+
+
+/* ngx_http_gcp_stream.c */
+
+/* The stream operations given to the core for watches (arg: the call). */
+extern const gcp_stream_ops_t  ngx_http_gcp_stream_ops;
+
+/*
+ * Prepares r for streaming once the core answered with resp->streaming:
+ * chunked output flushed at every write, detection of the client going
+ * away.  Returns what ngx_http_send_header() returns.
+ */
+ngx_int_t ngx_http_gcp_stream_start(ngx_http_gcp_call_t *call,
+    gcp_response_t *resp);
+
+/*
+ * Completes a stream the adapter ends itself (graceful exit): sends the
+ * end of the chunked body.  Returns the rc to finalize the request with.
+ */
+ngx_int_t ngx_http_gcp_stream_finish(ngx_http_request_t *r);
+
+
+/* ngx_http_gcp_loop.c */
+
+/*
+ * Returns a gcp_loop_t running on this worker's nginx event loop (owned by
+ * the caller, released by ngx_http_gcp_loop_destroy()), or NULL.  Timers are
+ * cancelable: they never keep a gracefully exiting worker alive.
+ */
+gcp_loop_t *ngx_http_gcp_loop_create(ngx_log_t *log);
+
+/* Releases the loop; every fd and timer must have been deleted. */
+void ngx_http_gcp_loop_destroy(gcp_loop_t *loop);
+
+
+/* ngx_http_gcp_status_filter.c */
+
+/* Installs the header and body filters (postconfiguration). */
+ngx_int_t ngx_http_gcp_status_filter_init(ngx_conf_t *cf);
+
+
+#endif /* _NGX_HTTP_GCP_MODULE_H_INCLUDED_ */

@@ -1,0 +1,50 @@
+"""Fixtures shared by the end-to-end tests.
+
+    server        one ngx_gcp server (2 workers) for the whole session; its
+                  logs are checked for crashes when the session ends
+    unique_name   unique_name("cm") -> "cm-3f9a1c2e": a DNS-1123 name no
+                  other test uses
+    namespace     a fresh namespace, created through the API for the test
+                  and deleted after it
+"""
+
+import os
+import sys
+import uuid
+
+import pytest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from gcp_server import GcpServer  # noqa: E402
+
+
+@pytest.fixture(scope="session")
+def server():
+    srv = GcpServer(workers=2).start()
+    try:
+        yield srv
+    finally:
+        srv.stop()
+
+
+@pytest.fixture
+def unique_name():
+    def make(prefix="t"):
+        return "%s-%s" % (prefix, uuid.uuid4().hex[:8])
+    return make
+
+
+@pytest.fixture
+def namespace(server, unique_name):
+    from kubernetes import client
+
+    name = unique_name("ns")
+    with server.api_client() as api:
+        core = client.CoreV1Api(api)
+        core.create_namespace(client.V1Namespace(
+            metadata=client.V1ObjectMeta(name=name)))
+        try:
+            yield name
+        finally:
+            core.delete_namespace(name)

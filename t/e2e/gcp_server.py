@@ -1,0 +1,336 @@
+"""Start and stop ngx_gcp servers for tests and benchmarks.
+
+    with GcpServer(workers=2) as srv:
+        srv.kubectl("get", "namespaces")
+        api = srv.api_client()
+
+A server is nginx with the module, started through tools/gcp-run (the same
+configuration as `make run`) on a free loopback port with a temporary data
+directory.  stop() shuts it down gracefully and fails if its logs show a
+crash (see CRASH_PATTERNS).
+
+Environment: GCP_MODULE (the module to load), GCP_NGINX (the nginx
+binary), GCP_NGINX_PRELOAD (LD_PRELOAD for nginx only, e.g. libasan.so to
+run a module built with -fsanitize=address; ASAN_OPTIONS passes through).
+"""
+
+import http.client
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import tempfile
+import time
+import urllib.error
+import urllib.request
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))))
+GCP_RUN = os.path.join(ROOT, "tools", "gcp-run")
+DEFAULT_MODULE = os.path.join(ROOT, "build", "nginx", "objs",
+                              "ngx_http_gcp_module.so")
+NGINX = os.environ.get("GCP_NGINX", "/usr/sbin/nginx")
+KUBECTL = "/usr/bin/kubectl"
+
+# What a healthy server never logs.
+CRASH_PATTERNS = [
+    r"\[alert\]",
+    r"\[emerg\]",
+    r"\[crit\]",
+    r"exited on signal",
+    r"AddressSanitizer",
+    r"LeakSanitizer",
+    r"runtime error:",
+    r"core dumped",
+]
+
+
+def free_port():
+    """Returns a TCP port free on 127.0.0.1 right now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class GcpServerError(AssertionError):
+    pass
+
+
+class GcpServer:
+    """One nginx + ngx_gcp instance.
+
+    workers: worker_processes (tests use 2 or more);
+    http_extra, server_extra: directives added to the http and server
+    blocks; listen_params: e.g. "sndbuf=64k"; storage_opts: e.g.
+    "sync=off"; data_dir: reuse a directory (default: a new temporary one,
+    removed by stop() when the server was healthy).
+    """
+
+    def __init__(self, workers=2, http_extra="", server_extra="",
+                 listen_params="", storage_opts="", module=None,
+                 data_dir=None, log_level="info", port=None):
+        self.workers = workers
+        self.http_extra = http_extra
+        self.server_extra = server_extra
+        self.listen_params = listen_params
+        self.storage_opts = storage_opts
+        self.module = module or os.environ.get("GCP_MODULE", DEFAULT_MODULE)
+        self.log_level = log_level
+        self.port = port or free_port()
+        self._own_dir = data_dir is None
+        self.data_dir = data_dir or tempfile.mkdtemp(prefix="gcp-e2e-")
+        self.proc = None
+        self._stderr = None
+
+    # ------------------------------------------------------------ paths
+
+    @property
+    def url(self):
+        return "http://127.0.0.1:%d" % self.port
+
+    @property
+    def kubeconfig(self):
+        return os.path.join(self.data_dir, "kubeconfig")
+
+    @property
+    def error_log(self):
+        return os.path.join(self.data_dir, "error.log")
+
+    @property
+    def stderr_log(self):
+        return os.path.join(self.data_dir, "stderr.log")
+
+    @property
+    def conf(self):
+        return os.path.join(self.data_dir, "nginx.conf")
+
+    # ------------------------------------------------------------ life
+
+    def _env(self):
+        env = dict(os.environ)
+        # nginx reads NGINX itself (sockets inherited on binary upgrade)
+        env.pop("NGINX", None)
+        env.update({
+            "GCP_MODULE": self.module,
+            "GCP_DATA": self.data_dir,
+            "GCP_LISTEN": "127.0.0.1:%d" % self.port,
+            "GCP_WORKERS": str(self.workers),
+            "GCP_ERROR_LOG": self.error_log,
+            "GCP_LOG_LEVEL": self.log_level,
+            "GCP_LISTEN_PARAMS": self.listen_params,
+            "GCP_STORAGE_OPTS": self.storage_opts,
+            "GCP_HTTP_EXTRA": self.http_extra,
+            "GCP_SERVER_EXTRA": self.server_extra,
+            "GCP_NGINX": NGINX,
+        })
+        return env
+
+    def start(self, timeout=20):
+        """Starts nginx (gcp-run execs it: self.proc is the master) and
+        waits until /readyz (or /healthz) answers 200."""
+        if self.proc is not None:
+            raise GcpServerError("server already running")
+        self._stderr = open(self.stderr_log, "ab")
+        self.proc = subprocess.Popen([GCP_RUN], env=self._env(),
+                                     stdin=subprocess.DEVNULL,
+                                     stdout=self._stderr,
+                                     stderr=self._stderr)
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            if self.proc.poll() is not None:
+                code = self.proc.returncode
+                self.proc = None
+                self._closed()
+                raise GcpServerError("nginx exited with %s at start:\n%s"
+                                     % (code, self.logs()))
+            if self._ready():
+                return self
+            time.sleep(0.05)
+        self.kill9()
+        raise GcpServerError("not ready after %ss:\n%s"
+                             % (timeout, self.logs()))
+
+    def _ready(self):
+        for path in ("/readyz", "/healthz"):
+            try:
+                with urllib.request.urlopen(self.url + path,
+                                            timeout=2) as r:
+                    if r.status == 200:
+                        return True
+            except urllib.error.HTTPError as e:
+                if e.code != 404:
+                    return False
+            except (OSError, http.client.HTTPException):
+                return False
+        return False
+
+    def _closed(self):
+        if self._stderr:
+            self._stderr.close()
+            self._stderr = None
+
+    @property
+    def master_pid(self):
+        return self.proc.pid if self.proc else None
+
+    def worker_pids(self):
+        """Returns the pids of the master's children (the workers)."""
+        if self.proc is None:
+            return []
+        pids = []
+        for entry in os.listdir("/proc"):
+            if not entry.isdigit():
+                continue
+            try:
+                with open("/proc/%s/stat" % entry) as f:
+                    stat = f.read()
+            except OSError:
+                continue
+            # "pid (comm) state ppid ..."; comm may hold spaces
+            fields = stat[stat.rindex(")") + 2:].split()
+            if int(fields[1]) == self.proc.pid:
+                pids.append(int(entry))
+        return sorted(pids)
+
+    def signal_cli(self, name):
+        """Runs `nginx -s NAME` (quit, reload, stop, reopen)."""
+        env = dict(os.environ)
+        env.pop("NGINX", None)
+        if os.environ.get("GCP_NGINX_PRELOAD"):
+            # it loads the module too
+            env["LD_PRELOAD"] = os.environ["GCP_NGINX_PRELOAD"]
+        subprocess.run([NGINX, "-p", self.data_dir, "-e", self.error_log,
+                        "-c", self.conf, "-s", name], check=True, env=env,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+
+    def wait(self, timeout=20):
+        """Waits for the master to exit; returns its exit code."""
+        try:
+            return self.proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            raise GcpServerError("nginx did not exit in %ss:\n%s"
+                                 % (timeout, self.logs()))
+
+    def quit(self, timeout=20):
+        """Graceful shutdown with `nginx -s quit`; returns the seconds it
+        took the master to exit.  Leftover workers fail the call."""
+        workers = self.worker_pids()
+        t0 = time.time()
+        self.signal_cli("quit")
+        self.wait(timeout)
+        took = time.time() - t0
+        self.proc = None
+        self._closed()
+        alive = [p for p in workers if os.path.exists("/proc/%d" % p)
+                 and not _zombie(p)]
+        if alive:
+            raise GcpServerError("workers %s still running after quit"
+                                 % alive)
+        return took
+
+    def reload(self):
+        """`nginx -s reload`: new workers with the configuration."""
+        self.signal_cli("reload")
+
+    def kill9(self):
+        """SIGKILLs the master and its workers at once (a crash of the
+        machine as far as the data directory knows)."""
+        if self.proc is None:
+            return
+        pids = [self.proc.pid] + self.worker_pids()
+        for pid in pids:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        self.proc.wait(10)
+        deadline = time.time() + 10
+        while time.time() < deadline:
+            if not any(os.path.exists("/proc/%d" % p) and not _zombie(p)
+                       for p in pids):
+                break
+            time.sleep(0.02)
+        self.proc = None
+        self._closed()
+
+    def restart(self, timeout=20):
+        """Graceful stop, then start again on the same port and data."""
+        if self.proc is not None:
+            self.quit()
+        return self.start(timeout)
+
+    def stop(self, check=True):
+        """Graceful shutdown; with check, fails when the logs show a crash
+        (the data directory is kept then, and removed otherwise)."""
+        if self.proc is not None:
+            try:
+                self.quit()
+            except GcpServerError:
+                self.kill9()
+                raise
+        if check:
+            self.check_logs()
+        if self._own_dir:
+            shutil.rmtree(self.data_dir, ignore_errors=True)
+
+    def __enter__(self):
+        return self.start()
+
+    def __exit__(self, exc_type, exc, tb):
+        self.stop(check=exc_type is None)
+
+    # ------------------------------------------------------------ logs
+
+    def logs(self):
+        """The error log and stderr, as text."""
+        out = []
+        for path in (self.error_log, self.stderr_log):
+            try:
+                with open(path, errors="replace") as f:
+                    out.append(f.read())
+            except OSError:
+                pass
+        return "\n".join(out)
+
+    def crash_lines(self):
+        """Log lines that match a CRASH_PATTERNS entry."""
+        rx = re.compile("|".join(CRASH_PATTERNS))
+        return [line for line in self.logs().splitlines() if rx.search(line)]
+
+    def check_logs(self):
+        bad = self.crash_lines()
+        if bad:
+            raise GcpServerError("server logs show a crash (data kept in "
+                                 "%s):\n%s" % (self.data_dir,
+                                               "\n".join(bad[:50])))
+
+    # ------------------------------------------------------------ clients
+
+    def kubectl(self, *args, check=True, input=None, timeout=60):
+        """Runs /usr/bin/kubectl against the server; returns the
+        CompletedProcess (text).  check: raise when it fails."""
+        p = subprocess.run([KUBECTL, "--kubeconfig", self.kubeconfig]
+                           + list(args), input=input, capture_output=True,
+                           text=True, timeout=timeout)
+        if check and p.returncode != 0:
+            raise AssertionError("kubectl %s failed (%d):\n%s%s"
+                                 % (" ".join(args), p.returncode, p.stdout,
+                                    p.stderr))
+        return p
+
+    def api_client(self):
+        """Returns a kubernetes.client.ApiClient configured from the
+        server's kubeconfig (the official Python client)."""
+        from kubernetes import config
+        return config.new_client_from_config(config_file=self.kubeconfig)
+
+
+def _zombie(pid):
+    try:
+        with open("/proc/%d/stat" % pid) as f:
+            stat = f.read()
+    except OSError:
+        return True
+    return stat[stat.rindex(")") + 2:].split()[0] == "Z"
