@@ -184,6 +184,9 @@ int gcp_lmdb_meta_put(gcp_lmdb_store_t *s, MDB_txn *txn, const char *name,
  * the latest), tombstones included, leaving the cursor on it.  Returns
  * GCP_OK, GCP_ENOTFOUND or an error code.
  */
+/* Returns 1 when e is an entry of key. */
+int gcp_lmdb_same_key(const gcp_lmdb_entry_t *e, gcp_str_t key);
+
 int gcp_lmdb_find(MDB_cursor *c, gcp_str_t key, int64_t rev,
     gcp_lmdb_entry_t *e);
 /*

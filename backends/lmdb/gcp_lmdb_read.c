@@ -92,21 +92,28 @@ gcp_lmdb_collect(gcp_lmdb_collect_t *col, const gcp_lmdb_entry_t *e)
 }
 
 
-/* Visits every key in [key, end) (end NULL: unbounded) at revision rev. */
+/*
+ * Visits every key in [key, end) (end NULL: unbounded) at revision rev.
+ *
+ * One sequential walk of the history: the versions of a key are adjacent
+ * and ordered by revision, so the version visible at rev is the last one
+ * not after rev in each run of equal keys.  No seek per key.
+ */
 static int
 gcp_lmdb_scan(MDB_cursor *c, gcp_str_t key, const gcp_str_t *end,
     int64_t rev, gcp_lmdb_collect_t *col)
 {
-    int               mrc, rc;
-    char              buf[GCP_LMDB_KEYBUF];
+    int               mrc, rc, have;
     MDB_val           k, v;
-    gcp_lmdb_entry_t  e, f;
+    gcp_lmdb_entry_t  e, cand;
 
     k.mv_data = (void *) key.data;
     k.mv_size = key.len;
 
     mrc = key.len ? mdb_cursor_get(c, &k, &v, MDB_SET_RANGE)
                   : mdb_cursor_get(c, &k, &v, MDB_FIRST);
+
+    have = 0;
 
     while (mrc == MDB_SUCCESS) {
 
@@ -119,32 +126,35 @@ gcp_lmdb_scan(MDB_cursor *c, gcp_str_t key, const gcp_str_t *end,
             && gcp_lmdb_keycmp(e.key.data, e.key.len, end->data, end->len)
                >= 0)
         {
-            return GCP_OK;
+            break;
         }
 
-        /* e.key points into the read snapshot: stable for the txn */
+        if (have && !gcp_lmdb_same_key(&cand, e.key)) {
+            /* a new key: the previous one's candidate is its version */
 
-        rc = gcp_lmdb_find(c, e.key, rev, &f);
-
-        if (rc == GCP_OK) {
-            rc = gcp_lmdb_collect(col, &f);
+            rc = gcp_lmdb_collect(col, &cand);
             if (rc != GCP_OK) {
                 return rc;
             }
 
-        } else if (rc != GCP_ENOTFOUND) {
-            return rc;
+            have = 0;
         }
 
-        gcp_lmdb_hist_key(buf, e.key, UINT64_MAX, &k);
-        mrc = mdb_cursor_get(c, &k, &v, MDB_SET_RANGE);
+        /* e's memory points into the read snapshot: stable for the txn */
+
+        if (e.mod_revision <= rev) {
+            cand = e;
+            have = 1;
+        }
+
+        mrc = mdb_cursor_get(c, &k, &v, MDB_NEXT);
     }
 
-    if (mrc != MDB_NOTFOUND) {
+    if (mrc != MDB_SUCCESS && mrc != MDB_NOTFOUND) {
         return gcp_lmdb_rc(mrc, NULL);
     }
 
-    return GCP_OK;
+    return have ? gcp_lmdb_collect(col, &cand) : GCP_OK;
 }
 
 

@@ -122,7 +122,7 @@ gcp_lmdb_meta_put(gcp_lmdb_store_t *s, MDB_txn *txn, const char *name,
 }
 
 
-static int
+int
 gcp_lmdb_same_key(const gcp_lmdb_entry_t *e, gcp_str_t key)
 {
     return e->key.len == key.len

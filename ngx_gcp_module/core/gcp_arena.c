@@ -377,6 +377,28 @@ gcp_buf_printf(gcp_buf_t *b, const char *fmt, ...)
 
 
 void
+gcp_buf_add_int(gcp_buf_t *b, int64_t v)
+{
+    char      tmp[24], *p;
+    uint64_t  u;
+
+    p = tmp + sizeof(tmp);
+    u = v < 0 ? (uint64_t) 0 - (uint64_t) v : (uint64_t) v;
+
+    do {
+        *--p = (char) ('0' + u % 10);
+        u /= 10;
+    } while (u);
+
+    if (v < 0) {
+        *--p = '-';
+    }
+
+    gcp_buf_add(b, p, (size_t) (tmp + sizeof(tmp) - p));
+}
+
+
+void
 gcp_buf_add_json_string(gcp_buf_t *b, const char *s, size_t n)
 {
     size_t         i, start;

@@ -110,6 +110,8 @@ void gcp_buf_printf(gcp_buf_t *b, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
+/* Appends the decimal digits of v (no printf). */
+void gcp_buf_add_int(gcp_buf_t *b, int64_t v);
 /* Appends s as a JSON string literal, quotes included. */
 void gcp_buf_add_json_string(gcp_buf_t *b, const char *s, size_t n);
 #define gcp_buf_failed(b)  ((b)->failed)

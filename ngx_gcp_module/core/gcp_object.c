@@ -18,6 +18,11 @@ static const char * const  gcp_meta_order[] = {
 };
 
 
+/*
+ * Finds n in h[0..hlen).  The needles here begin with '"', the commonest
+ * byte of JSON, so the search anchors on the needle's second byte.
+ */
+
 static const char *
 gcp_memmem(const char *h, size_t hlen, const char *n)
 {
@@ -26,22 +31,27 @@ gcp_memmem(const char *h, size_t hlen, const char *n)
 
     nlen = strlen(n);
 
-    if (nlen > hlen) {
+    if (nlen < 2 || nlen > hlen) {
         return NULL;
     }
 
     end = h + hlen - nlen;
+    p = h;
 
-    for (p = h; p <= end; p++) {
-        p = memchr(p, n[0], (size_t) (end - p) + 1);
+    while (p <= end) {
+        p = memchr(p + 1, n[1], (size_t) (end - p) + 1);
 
         if (p == NULL) {
             return NULL;
         }
 
-        if (memcmp(p, n, nlen) == 0) {
+        p--;
+
+        if (p[0] == n[0] && memcmp(p + 2, n + 2, nlen - 2) == 0) {
             return p;
         }
+
+        p++;
     }
 
     return NULL;
@@ -53,8 +63,6 @@ gcp_object_splice(gcp_buf_t *b, gcp_str_t value, int64_t rv,
     int strip_typemeta)
 {
     const char  *v, *end, *meta, *uid, *q, *body;
-    char         rvbuf[48];
-    int          n;
 
     v = value.data;
     end = v + value.len;
@@ -68,9 +76,14 @@ gcp_object_splice(gcp_buf_t *b, gcp_str_t value, int64_t rv,
 
     meta += sizeof("\"metadata\":{") - 1;
 
+    if (gcp_buf_reserve(b, value.len + 48) != GCP_OK) {
+        return GCP_ENOMEM;
+    }
+
+    gcp_buf_addc(b, '{');
+
     if (rv <= 0) {
         /* not stored (dry run): no resourceVersion */
-        gcp_buf_addc(b, '{');
         gcp_buf_add(b, body, (size_t) (end - body));
         return gcp_buf_failed(b) ? GCP_ENOMEM : GCP_OK;
     }
@@ -84,18 +97,21 @@ gcp_object_splice(gcp_buf_t *b, gcp_str_t value, int64_t rv,
         }
 
         q++;
-        n = snprintf(rvbuf, sizeof(rvbuf), ",\"resourceVersion\":\"%lld\"",
-                     (long long) rv);
+
+        gcp_buf_add(b, body, (size_t) (q - body));
+        gcp_buf_add(b, ",\"resourceVersion\":\"", 20);
+        gcp_buf_add_int(b, rv);
+        gcp_buf_addc(b, '"');
 
     } else {
         q = meta;
-        n = snprintf(rvbuf, sizeof(rvbuf), "\"resourceVersion\":\"%lld\"%s",
-                     (long long) rv, *q == '}' ? "" : ",");
+
+        gcp_buf_add(b, body, (size_t) (q - body));
+        gcp_buf_add(b, "\"resourceVersion\":\"", 19);
+        gcp_buf_add_int(b, rv);
+        gcp_buf_add(b, *q == '}' ? "\"" : "\",", *q == '}' ? 1 : 2);
     }
 
-    gcp_buf_addc(b, '{');
-    gcp_buf_add(b, body, (size_t) (q - body));
-    gcp_buf_add(b, rvbuf, (size_t) n);
     gcp_buf_add(b, q, (size_t) (end - q));
 
     return gcp_buf_failed(b) ? GCP_ENOMEM : GCP_OK;
@@ -124,41 +140,30 @@ gcp_json_arena(gcp_arena_t *a, json_t *v)
 }
 
 
-static json_t *gcp_object_ordered(const json_t *src,
-    const char * const *order);
-
-
 json_t *
 gcp_object_decode(gcp_arena_t *a, gcp_str_t value, int64_t rv)
 {
-    char     rvbuf[32];
-    json_t  *obj, *meta, *reordered;
+    json_t     *obj;
+    gcp_buf_t   b;
 
-    obj = json_loadb(value.data, value.len,
-                     JSON_DECODE_ANY | JSON_ALLOW_NUL, NULL);
+    /*
+     * The resourceVersion is spliced into the bytes first, so that the
+     * parsed object has every metadata field in its place already.
+     */
+
+    gcp_buf_init(&b, a);
+
+    if (gcp_object_splice(&b, value, rv, 0) != GCP_OK) {
+        return NULL;
+    }
+
+    obj = json_loadb(b.data, b.len, JSON_DECODE_ANY | JSON_ALLOW_NUL, NULL);
 
     if (obj == NULL || gcp_json_arena(a, obj) == NULL) {
         return NULL;
     }
 
-    meta = gcp_meta(obj);
-    if (meta == NULL) {
-        return NULL;
-    }
-
-    if (rv > 0) {
-        snprintf(rvbuf, sizeof(rvbuf), "%lld", (long long) rv);
-        json_object_set_new(meta, "resourceVersion", json_string(rvbuf));
-    }
-
-    reordered = gcp_object_ordered(meta, gcp_meta_order);
-    if (reordered == NULL) {
-        return NULL;
-    }
-
-    json_object_set_new(obj, "metadata", reordered);
-
-    return obj;
+    return json_is_object(obj) ? obj : NULL;
 }
 
 

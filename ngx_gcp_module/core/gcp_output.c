@@ -194,8 +194,9 @@ static void
 gcp_output_list_meta(gcp_buf_t *b, int64_t rev, const char *cont,
     int64_t remaining)
 {
-    gcp_buf_printf(b, "\"metadata\":{\"resourceVersion\":\"%lld\"",
-                   (long long) rev);
+    gcp_buf_addstr(b, "\"metadata\":{\"resourceVersion\":\"");
+    gcp_buf_add_int(b, rev);
+    gcp_buf_addc(b, '"');
 
     if (cont) {
         gcp_buf_addstr(b, ",\"continue\":");
@@ -215,12 +216,21 @@ void
 gcp_output_list(gcp_op_t *op, gcp_kv_t **kvs, json_t **objs, size_t n,
     int64_t rev, const char *cont, int64_t remaining)
 {
-    size_t      i;
+    size_t      i, total;
     json_t     *obj;
     gcp_buf_t   b;
     int         fast;
 
     gcp_buf_init(&b, op->a);
+
+    for (i = 0, total = 256; i < n; i++) {
+        total += kvs[i] ? kvs[i]->value.len + 48 : 0;
+    }
+
+    if (gcp_buf_reserve(&b, total) != GCP_OK) {
+        gcp_op_error(op, GCP_ENOMEM, NULL, NULL);
+        return;
+    }
 
     if (op->media.kind == GCP_MEDIA_TABLE) {
         for (i = 0; i < n; i++) {

@@ -149,6 +149,285 @@ gcp_body_fields(gcp_op_t *op, json_t *obj, gcp_field_validation_t fv,
 }
 
 
+/*
+ * kube-apiserver decodes a body into the Go type and stores and answers
+ * what encoding that value gives, which is not always the JSON sent: a
+ * field tagged omitempty (all but those the schema marks
+ * x-gcp-proto-noomit) disappears when it holds its zero value ("", 0,
+ * false, null, a map or slice without items); a field without omitempty
+ * shows the zero value instead of null; a struct that is not a pointer
+ * (x-gcp-proto-ptr marks pointers) is always written, even when absent or
+ * null; a time is a struct too, written as null when zero.  Items and map
+ * values that are null become their type's zero value.
+ * gcp_body_normalize() gives obj that shape, driven by its schema.
+ */
+
+typedef enum {
+    GCP_GO_OTHER = 0,           /* no or free-form schema: left alone */
+    GCP_GO_STRING,
+    GCP_GO_NUMBER,
+    GCP_GO_BOOL,
+    GCP_GO_TIME,
+    GCP_GO_STRUCT,
+    GCP_GO_MAP,
+    GCP_GO_SLICE
+} gcp_go_kind_t;
+
+
+static gcp_go_kind_t
+gcp_body_go_kind(const json_t *s)
+{
+    const char  *t, *format;
+
+    if (s == NULL
+        || json_is_true(json_object_get(s, "x-kubernetes-int-or-string"))
+        || json_is_true(json_object_get(s,
+                            "x-kubernetes-preserve-unknown-fields")))
+    {
+        return GCP_GO_OTHER;
+    }
+
+    t = json_string_value(json_object_get(s, "type"));
+    format = json_string_value(json_object_get(s, "format"));
+
+    if (t == NULL) {
+        return GCP_GO_OTHER;
+    }
+
+    if (strcmp(t, "string") == 0) {
+        return format && strcmp(format, "date-time") == 0 ? GCP_GO_TIME
+                                                          : GCP_GO_STRING;
+    }
+
+    if (strcmp(t, "integer") == 0 || strcmp(t, "number") == 0) {
+        return GCP_GO_NUMBER;
+    }
+
+    if (strcmp(t, "boolean") == 0) {
+        return GCP_GO_BOOL;
+    }
+
+    if (strcmp(t, "array") == 0) {
+        return GCP_GO_SLICE;
+    }
+
+    if (strcmp(t, "object") == 0) {
+        if (json_is_object(json_object_get(s, "properties"))) {
+            return GCP_GO_STRUCT;
+        }
+
+        if (json_is_object(json_object_get(s, "additionalProperties"))) {
+            return GCP_GO_MAP;
+        }
+    }
+
+    return GCP_GO_OTHER;
+}
+
+
+/* The zero value of a scalar kind, a new reference. */
+
+static json_t *
+gcp_body_go_zero(gcp_go_kind_t kind)
+{
+    switch (kind) {
+
+    case GCP_GO_STRING:
+        return json_string("");
+
+    case GCP_GO_NUMBER:
+        return json_integer(0);
+
+    case GCP_GO_BOOL:
+        return json_false();
+
+    case GCP_GO_STRUCT:
+        return json_object();
+
+    default:
+        return json_null();
+    }
+}
+
+
+static int
+gcp_body_go_empty(const json_t *v)
+{
+    switch (json_typeof(v)) {
+
+    case JSON_STRING:
+        return json_string_length(v) == 0;
+
+    case JSON_INTEGER:
+        return json_integer_value(v) == 0;
+
+    case JSON_REAL:
+        return json_real_value(v) == 0;
+
+    case JSON_FALSE:
+    case JSON_NULL:
+        return 1;
+
+    case JSON_OBJECT:
+        return json_object_size(v) == 0;
+
+    case JSON_ARRAY:
+        return json_array_size(v) == 0;
+
+    default:
+        return 0;
+    }
+}
+
+
+static void gcp_body_normalize(const gcp_schema_set_t *set,
+    const json_t *node, json_t *v);
+
+
+/* An item of a slice or a value of a map: null is the zero value. */
+
+static json_t *
+gcp_body_normalize_elem(const gcp_schema_set_t *set, const json_t *node,
+    json_t *v)
+{
+    gcp_go_kind_t   kind;
+    const json_t   *s;
+
+    s = gcp_schema_resolve(set, node);
+    kind = gcp_body_go_kind(s);
+
+    if (json_is_null(v) && kind != GCP_GO_OTHER && kind != GCP_GO_TIME
+        && kind != GCP_GO_MAP && kind != GCP_GO_SLICE)
+    {
+        return gcp_body_go_zero(kind);
+    }
+
+    gcp_body_normalize(set, node, v);
+
+    return NULL;
+}
+
+
+static void
+gcp_body_normalize_struct(const gcp_schema_set_t *set, const json_t *s,
+    json_t *obj)
+{
+    int             ptr, noomit;
+    json_t         *p, *v, *zero;
+    const char     *key;
+    gcp_go_kind_t   kind;
+
+    json_object_foreach(json_object_get(s, "properties"), key, p) {
+        kind = gcp_body_go_kind(gcp_schema_resolve(set, p));
+
+        if (kind == GCP_GO_OTHER) {
+            continue;
+        }
+
+        v = json_object_get(obj, key);
+        ptr = json_is_true(json_object_get(p, "x-gcp-proto-ptr"));
+        noomit = json_is_true(json_object_get(p, "x-gcp-proto-noomit"));
+
+        if (v == NULL || json_is_null(v)) {
+
+            if (ptr || kind == GCP_GO_MAP || kind == GCP_GO_SLICE) {
+                /* nil */
+                if (noomit) {
+                    json_object_set_new(obj, key, json_null());
+
+                } else {
+                    json_object_del(obj, key);
+                }
+
+                continue;
+            }
+
+            zero = gcp_body_go_zero(kind);
+
+            if (zero == NULL) {
+                continue;
+            }
+
+            if (kind == GCP_GO_STRUCT || kind == GCP_GO_TIME || noomit) {
+                json_object_set_new(obj, key, zero);
+                gcp_body_normalize(set, p, zero);
+
+            } else {
+                json_decref(zero);
+                json_object_del(obj, key);
+            }
+
+            continue;
+        }
+
+        if (!ptr && !noomit && kind != GCP_GO_STRUCT && kind != GCP_GO_TIME
+            && gcp_body_go_empty(v))
+        {
+            json_object_del(obj, key);
+            continue;
+        }
+
+        gcp_body_normalize(set, p, v);
+    }
+}
+
+
+static void
+gcp_body_normalize(const gcp_schema_set_t *set, const json_t *node,
+    json_t *v)
+{
+    size_t          i;
+    json_t         *e, *zero;
+    const char     *key;
+    const json_t   *s, *sub;
+
+    s = gcp_schema_resolve(set, node);
+
+    switch (gcp_body_go_kind(s)) {
+
+    case GCP_GO_STRUCT:
+        if (json_is_object(v)) {
+            gcp_body_normalize_struct(set, s, v);
+        }
+
+        return;
+
+    case GCP_GO_MAP:
+        if (!json_is_object(v)) {
+            return;
+        }
+
+        sub = json_object_get(s, "additionalProperties");
+
+        json_object_foreach(v, key, e) {
+            zero = gcp_body_normalize_elem(set, sub, e);
+
+            if (zero) {
+                json_object_set_new(v, key, zero);
+            }
+        }
+
+        return;
+
+    case GCP_GO_SLICE:
+        sub = gcp_schema_items(set, s);
+
+        for (i = 0; i < json_array_size(v); i++) {
+            zero = gcp_body_normalize_elem(set, sub, json_array_get(v, i));
+
+            if (zero) {
+                json_array_set_new(v, i, zero);
+            }
+        }
+
+        return;
+
+    default:
+        return;
+    }
+}
+
+
 int
 gcp_reg_check_object(gcp_op_t *op, json_t *obj, gcp_field_validation_t fv,
     const char *raw, size_t raw_len)
@@ -194,6 +473,10 @@ gcp_reg_check_object(gcp_op_t *op, json_t *obj, gcp_field_validation_t fv,
     if (rc != GCP_OK) {
         return rc;
     }
+
+    gcp_body_normalize(op->api->schemas,
+                       gcp_schema_get(op->api->schemas, op->res->schema),
+                       obj);
 
     if (st && st->decode) {
         rc = st->decode(op->a, obj, &msg);
