@@ -6,6 +6,7 @@
 
 #include <stdlib.h>
 
+#include "gcp_compact.h"
 #include "gcp_discovery.h"
 #include "gcp_health.h"
 #include "gcp_json.h"
@@ -57,6 +58,16 @@ gcp_api_create(const gcp_api_conf_t *conf, const char **err)
         return NULL;
     }
 
+    if (conf->compact_interval_ms) {
+        api->compactor = gcp_compactor_start(api->store, conf->loop,
+                                             conf->compact_interval_ms);
+        if (api->compactor == NULL) {
+            *err = "out of memory";
+            gcp_api_destroy(api);
+            return NULL;
+        }
+    }
+
     return api;
 }
 
@@ -68,6 +79,7 @@ gcp_api_destroy(gcp_api_t *api)
         return;
     }
 
+    gcp_compactor_stop(api->compactor);
     gcp_openapi_cache_free(api);
     gcp_registry_free(api->registry);
     gcp_schema_set_free(api->schemas);

@@ -95,6 +95,8 @@ typedef struct {
     const char   *server_address;   /* host:port clients reach us at */
     int           max_body;         /* bytes; 413 above */
     int           min_watch_timeout;    /* seconds: random in [min, 2*min) */
+    uint64_t      compact_interval_ms;  /* 0: this process does not */
+                                        /* compact the store */
     const char   *data_dir;
 } gcp_api_conf_t;
 

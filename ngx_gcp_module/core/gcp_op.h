@@ -36,6 +36,7 @@ struct gcp_api_s {
     gcp_schema_set_t   *schemas;
     void               *discovery;      /* gcp_discovery.c's cache */
     void               *openapi;        /* gcp_openapi cache */
+    void               *compactor;      /* gcp_compactor_t, or NULL */
     uint64_t            start_ms;
     unsigned            ready:1;
 };
