@@ -208,6 +208,16 @@ gcp_pb_msg_order(gcp_pb_ctx_t *ctx, gcp_pb_msg_t *m)
 }
 
 
+void
+gcp_pb_ctx_init(gcp_pb_ctx_t *ctx, gcp_arena_t *a,
+    const gcp_schema_set_t *set)
+{
+    memset(ctx, 0, sizeof(gcp_pb_ctx_t));
+    ctx->arena = a;
+    ctx->set = set;
+}
+
+
 gcp_pb_msg_t *
 gcp_pb_msg(gcp_pb_ctx_t *ctx, const json_t *schema, const char *name)
 {
@@ -362,6 +372,54 @@ gcp_pb_find_def(gcp_arena_t *a, const gcp_schema_set_t *set,
     def = gcp_schema_find_gvk(set, group, version, kind);
 
     return def && gcp_protobuf_capable(set, def) ? def : NULL;
+}
+
+
+static int
+gcp_pb_kv_cmp(const void *one, const void *two)
+{
+    int                 c;
+    const gcp_pb_kv_t  *a = one, *b = two;
+
+    c = memcmp(a->key, b->key, gcp_min(a->len, b->len));
+
+    if (c) {
+        return c;
+    }
+
+    return a->len < b->len ? -1 : a->len > b->len;
+}
+
+
+gcp_pb_kv_t *
+gcp_pb_sorted(const json_t *map, size_t *n)
+{
+    void         *it;
+    size_t        i, max;
+    gcp_pb_kv_t  *kv;
+
+    max = json_object_size(map);
+
+    kv = malloc((max + 1) * sizeof(gcp_pb_kv_t));
+    if (kv == NULL) {
+        return NULL;
+    }
+
+    i = 0;
+
+    for (it = json_object_iter((json_t *) map); it && i < max;
+         it = json_object_iter_next((json_t *) map, it))
+    {
+        kv[i].key = json_object_iter_key(it);
+        kv[i].len = json_object_iter_key_len(it);
+        kv[i].value = json_object_iter_value(it);
+        i++;
+    }
+
+    qsort(kv, i, sizeof(gcp_pb_kv_t), gcp_pb_kv_cmp);
+    *n = i;
+
+    return kv;
 }
 
 

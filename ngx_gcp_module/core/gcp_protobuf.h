@@ -76,7 +76,8 @@ typedef struct {
 /*
  * Decodes a protobuf body (magic, Unknown envelope, object) into the JSON
  * object kube-apiserver would print for it.  On success returns GCP_OK and
- * *out, borrowed: released with the arena.  Errors:
+ * sets *out (out must not be NULL), borrowed: released with the arena.
+ * Errors:
  *   GCP_EBADREQUEST  malformed body, or a kind the set does not know;
  *   GCP_EMEDIATYPE   a known kind that has no protobuf encoding;
  *   GCP_ENOMEM.
@@ -125,7 +126,8 @@ int gcp_protobuf_encode_message(gcp_buf_t *b, const gcp_schema_set_t *set,
 /*
  * Appends one frame of a protobuf watch stream: a 4-byte big-endian length
  * then the bare WatchEvent{type, object: RawExtension{raw: object as a
- * protobuf body}}.  object NULL encodes an empty raw.  Returns as
+ * protobuf body}}, as kube-apiserver streams them.  type ("ADDED", ...)
+ * must not be NULL; object NULL encodes an empty raw.  Returns as
  * gcp_protobuf_encode().
  */
 int gcp_protobuf_encode_watch_frame(gcp_buf_t *b, const gcp_schema_set_t *set,

@@ -15,17 +15,6 @@
 #include "gcp_validation.h"
 
 
-/* Go's zero time.Time, 0001-01-01T00:00:00Z, in Unix seconds. */
-#define GCP_PB_ZERO_TIME  (-62135596800LL)
-
-
-typedef struct {
-    const char    *key;
-    size_t         len;
-    const json_t  *value;
-} gcp_pb_entry_t;
-
-
 static int gcp_pb_enc_message(gcp_pb_ctx_t *ctx, gcp_buf_t *b,
     const gcp_pb_msg_t *m, const json_t *obj);
 static int gcp_pb_enc_envelope(gcp_pb_ctx_t *ctx, gcp_buf_t *b,
@@ -372,63 +361,28 @@ gcp_pb_enc_value(gcp_pb_ctx_t *ctx, gcp_buf_t *b, uint32_t num,
 }
 
 
-static int
-gcp_pb_entry_cmp(const void *one, const void *two)
-{
-    int                    c;
-    const gcp_pb_entry_t  *a = one, *b = two;
-
-    c = memcmp(a->key, b->key, gcp_min(a->len, b->len));
-
-    if (c) {
-        return c;
-    }
-
-    return a->len < b->len ? -1 : a->len > b->len;
-}
-
-
 /* Map entries {key 1, value 2}, sorted by key as Go's sort.Strings. */
 static int
 gcp_pb_enc_map(gcp_pb_ctx_t *ctx, gcp_buf_t *b, const gcp_pb_field_t *f,
     const json_t *map)
 {
-    int              rc;
-    void            *it;
-    size_t           i, n, start;
-    const json_t    *v;
-    gcp_pb_entry_t  *e;
+    int           rc;
+    size_t        i, n, start;
+    const json_t *v;
+    gcp_pb_kv_t  *kv;
 
-    n = json_object_size(map);
-    if (n == 0) {
-        return GCP_OK;
-    }
-
-    e = malloc(n * sizeof(gcp_pb_entry_t));
-    if (e == NULL) {
+    kv = gcp_pb_sorted(map, &n);
+    if (kv == NULL) {
         return GCP_ENOMEM;
     }
 
-    i = 0;
-
-    for (it = json_object_iter((json_t *) map); it && i < n;
-         it = json_object_iter_next((json_t *) map, it))
-    {
-        e[i].key = json_object_iter_key(it);
-        e[i].len = json_object_iter_key_len(it);
-        e[i].value = json_object_iter_value(it);
-        i++;
-    }
-
-    n = i;
-    qsort(e, n, sizeof(gcp_pb_entry_t), gcp_pb_entry_cmp);
     rc = GCP_OK;
 
     for (i = 0; i < n && rc == GCP_OK; i++) {
-        v = json_is_null(e[i].value) ? NULL : e[i].value;
+        v = json_is_null(kv[i].value) ? NULL : kv[i].value;
 
         start = gcp_pb_open(b, f->num);
-        gcp_pb_put_bytes(b, 1, e[i].key, e[i].len);
+        gcp_pb_put_bytes(b, 1, kv[i].key, kv[i].len);
 
         /* a nil []byte value is left out */
         if (f->kind != GCP_PB_BYTES || v) {
@@ -438,7 +392,7 @@ gcp_pb_enc_map(gcp_pb_ctx_t *ctx, gcp_buf_t *b, const gcp_pb_field_t *f,
         gcp_pb_close(b, start);
     }
 
-    free(e);
+    free(kv);
 
     return rc;
 }
@@ -572,18 +526,10 @@ gcp_pb_enc_envelope(gcp_pb_ctx_t *ctx, gcp_buf_t *b, const char *def,
 }
 
 
-static void
-gcp_pb_ctx_init(gcp_pb_ctx_t *ctx, gcp_arena_t *a,
-    const gcp_schema_set_t *set)
-{
-    memset(ctx, 0, sizeof(gcp_pb_ctx_t));
-    ctx->arena = a;
-    ctx->set = set;
-}
-
-
-/* The result of a run: ENOMEM if the buffer failed, b's length restored
- * on error. */
+/*
+ * The result of a run: GCP_ENOMEM if the buffer failed; on error b's
+ * length is restored.
+ */
 static int
 gcp_pb_enc_done(gcp_buf_t *b, size_t saved, int rc)
 {

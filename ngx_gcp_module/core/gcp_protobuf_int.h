@@ -1,7 +1,10 @@
 
 /*
- * Internals shared by gcp_protobuf.c (message descriptors built from the
- * schemas), gcp_protobuf_encode.c and gcp_protobuf_decode.c.
+ * Internals of the protobuf encoding: gcp_protobuf.c (message descriptors
+ * built from the schemas), gcp_protobuf_encode.c, gcp_protobuf_wire.c
+ * (reading the wire), gcp_protobuf_decode.c (messages),
+ * gcp_protobuf_body.c (the envelope, decoding entry points) and
+ * gcp_protobuf_json.c (Go's JSON of decoded messages).
  */
 
 #ifndef _GCP_PROTOBUF_INT_H_INCLUDED_
@@ -21,7 +24,10 @@
 
 #define GCP_PB_MAX_FIELD  536870911         /* 2^29 - 1 */
 
-#define GCP_PB_DEF_WATCH    "io.k8s.apimachinery.pkg.apis.meta.v1.WatchEvent"
+/* Go's zero time.Time, 0001-01-01T00:00:00Z, in Unix seconds. */
+#define GCP_PB_ZERO_TIME  (-62135596800LL)
+
+#define GCP_PB_DEF_WATCH  "io.k8s.apimachinery.pkg.apis.meta.v1.WatchEvent"
 
 
 /* What a value is on the wire and in JSON. */
@@ -85,6 +91,34 @@ typedef struct {
 } gcp_pb_ctx_t;
 
 
+/* A reader over wire data. */
+typedef struct {
+    const unsigned char  *p;
+    const unsigned char  *end;
+} gcp_pb_rd_t;
+
+
+/* One field of a small fixed message (Timestamp, IntOrString...). */
+typedef struct {
+    int                   seen;
+    uint64_t              v;            /* varint fields */
+    const unsigned char  *p;            /* length-delimited fields */
+    size_t                n;
+} gcp_pb_slot_t;
+
+
+/* A map entry, for sorting. */
+typedef struct {
+    const char  *key;
+    size_t       len;
+    json_t      *value;
+} gcp_pb_kv_t;
+
+
+/* Starts a run over set with descriptors (and messages) in arena a. */
+void gcp_pb_ctx_init(gcp_pb_ctx_t *ctx, gcp_arena_t *a,
+    const gcp_schema_set_t *set);
+
 /*
  * Returns the descriptor of the message whose resolved schema is schema
  * (name: its definition name or NULL), built once per run and owned by the
@@ -116,6 +150,90 @@ int gcp_pb_parse_api_version(gcp_arena_t *a, const char *av,
  */
 const char *gcp_pb_find_def(gcp_arena_t *a, const gcp_schema_set_t *set,
     const char *api_version, const char *kind);
+
+/*
+ * Returns the members of object map sorted by key bytes (Go's
+ * sort.Strings), *n of them, in a malloc'd array the caller frees; the
+ * keys and values are borrowed from map.  NULL when out of memory.
+ */
+gcp_pb_kv_t *gcp_pb_sorted(const json_t *map, size_t *n);
+
+
+/*
+ * Reading (gcp_protobuf_wire.c).  Every function returns GCP_OK, or
+ * GCP_EBADREQUEST with ctx->msg set to gogo-protobuf's message ("unexpected
+ * EOF", "proto: integer overflow"...), or GCP_ENOMEM with ctx->msg NULL.
+ */
+
+/* Sets ctx->msg; returns GCP_EBADREQUEST, or GCP_ENOMEM for msg NULL. */
+int gcp_pb_fail(gcp_pb_ctx_t *ctx, const char *msg);
+
+int gcp_pb_varint(gcp_pb_ctx_t *ctx, gcp_pb_rd_t *rd, uint64_t *v);
+
+/* A length-delimited value: *p and *n point into the data. */
+int gcp_pb_bytes(gcp_pb_ctx_t *ctx, gcp_pb_rd_t *rd,
+    const unsigned char **p, size_t *n);
+
+/* Skips the value of a field whose tag (of wire type wire) was read. */
+int gcp_pb_skip(gcp_pb_ctx_t *ctx, gcp_pb_rd_t *rd, unsigned wire);
+
+/*
+ * Reads the next tag of a message named go_name: *num (Go's int32 field
+ * number) and *wire; rejects end groups and field numbers below 1.
+ */
+int gcp_pb_tag(gcp_pb_ctx_t *ctx, gcp_pb_rd_t *rd, const char *go_name,
+    int32_t *num, unsigned *wire);
+
+/* "proto: wrong wireType = W for field Name" (name's first letter up). */
+int gcp_pb_wrong_wire(gcp_pb_ctx_t *ctx, unsigned wire, const char *name);
+
+/*
+ * Reads a small message whose field i + 1 (i < nslots) has wire type
+ * wires[i] and Go name names[i] into slots; other fields are skipped, the
+ * last occurrence of a field wins.
+ */
+int gcp_pb_dec_fixed(gcp_pb_ctx_t *ctx, const unsigned char *p, size_t n,
+    const char *go_name, const unsigned *wires, const char **names,
+    size_t nslots, gcp_pb_slot_t *slots);
+
+/*
+ * Returns a new JSON string of the n bytes at p with invalid UTF-8
+ * replaced by U+FFFD (as Go's encoding/json writes it), or NULL (ENOMEM).
+ */
+json_t *gcp_pb_json_string(gcp_pb_ctx_t *ctx, const unsigned char *p,
+    size_t n);
+
+
+/*
+ * Decoding (gcp_protobuf_decode.c, gcp_protobuf_body.c); errors as above.
+ */
+
+/* Reads the fields of message m present in p (n bytes) into obj. */
+int gcp_pb_dec_message(gcp_pb_ctx_t *ctx, const gcp_pb_msg_t *m,
+    const unsigned char *p, size_t n, json_t *obj);
+
+/*
+ * Decodes a whole body (magic, envelope, object) into *out, a new
+ * reference; err (may be NULL) gets the envelope's kind and apiVersion.
+ */
+int gcp_pb_dec_envelope(gcp_pb_ctx_t *ctx, const unsigned char *p,
+    size_t n, json_t **out, gcp_protobuf_error_t *err);
+
+
+/*
+ * Go's JSON (gcp_protobuf_json.c).
+ */
+
+/*
+ * Adds to out (a new object when NULL) the fields of message m held in the
+ * decoded tree raw (NULL: none), in Go struct order with encoding/json's
+ * rules, and returns it as a new reference; NULL when out of memory.
+ */
+json_t *gcp_pb_fin_message(gcp_pb_ctx_t *ctx, const gcp_pb_msg_t *m,
+    const json_t *raw, json_t *out);
+
+/* Returns a new reference to the JSON zero value of f's kind. */
+json_t *gcp_pb_zero_value(const gcp_pb_field_t *f);
 
 
 #endif /* _GCP_PROTOBUF_INT_H_INCLUDED_ */
