@@ -5,8 +5,11 @@
  * (warnings or 400).
  */
 
+#include <stdlib.h>
+
 #include "gcp_reg.h"
 #include "gcp_json.h"
+#include "gcp_protobuf.h"
 #include "gcp_schema_check.h"
 
 
@@ -280,6 +283,57 @@ gcp_body_go_empty(const json_t *v)
 }
 
 
+static int
+gcp_body_key_cmp(const void *a, const void *b)
+{
+    return strcmp(*(const char * const *) a, *(const char * const *) b);
+}
+
+
+/* Go writes the keys of a map sorted (byte order). */
+
+static void
+gcp_body_sort_keys(json_t *map)
+{
+    size_t        i, n;
+    json_t       *sorted, *e;
+    const char   *key, **keys;
+
+    n = json_object_size(map);
+
+    if (n < 2) {
+        return;
+    }
+
+    keys = malloc(n * sizeof(const char *));
+    sorted = json_object();
+
+    if (keys == NULL || sorted == NULL) {
+        free(keys);
+        json_decref(sorted);
+        return;
+    }
+
+    i = 0;
+
+    json_object_foreach(map, key, e) {
+        keys[i++] = key;
+    }
+
+    qsort(keys, n, sizeof(const char *), gcp_body_key_cmp);
+
+    for (i = 0; i < n; i++) {
+        json_object_set(sorted, keys[i], json_object_get(map, keys[i]));
+    }
+
+    free(keys);
+
+    json_object_clear(map);
+    json_object_update(map, sorted);
+    json_decref(sorted);
+}
+
+
 static void gcp_body_normalize(const gcp_schema_set_t *set,
     const json_t *node, json_t *v);
 
@@ -407,6 +461,8 @@ gcp_body_normalize(const gcp_schema_set_t *set, const json_t *node,
             }
         }
 
+        gcp_body_sort_keys(v);
+
         return;
 
     case GCP_GO_SLICE:
@@ -490,6 +546,58 @@ gcp_reg_check_object(gcp_op_t *op, json_t *obj, gcp_field_validation_t fv,
 }
 
 
+/* A protobuf body (kubectl's typed commands send them). */
+
+static json_t *
+gcp_reg_decode_protobuf(gcp_op_t *op, gcp_field_validation_t fv)
+{
+    int                    rc;
+    json_t                *obj;
+    gcp_str_t              body = op->req->body;
+    gcp_protobuf_error_t   err;
+
+    memset(&err, 0, sizeof(err));
+
+    rc = gcp_protobuf_decode_ex(op->a, op->api->schemas, body.data,
+                                body.len, &obj, &err);
+
+    if (rc == GCP_ENOMEM) {
+        gcp_op_error(op, rc, NULL, NULL);
+        return NULL;
+    }
+
+    if (rc != GCP_OK) {
+        if (err.kind && err.kind[0]) {
+            const char  *slash = strrchr(err.api_version ? err.api_version
+                                                         : "", '/');
+
+            gcp_body_cannot_handle(op, err.kind,
+                                   slash ? slash + 1
+                                         : (err.api_version ? err.api_version
+                                                            : ""),
+                                   err.msg ? err.msg : "");
+
+        } else {
+            gcp_op_error(op, GCP_EBADREQUEST,
+                         gcp_sprintf(op->a, "the object provided is "
+                                     "unrecognized (must be of type %s): "
+                                     "%s (%s)", op->res->kind,
+                                     err.msg ? err.msg : "",
+                                     err.summary ? err.summary : ""),
+                         NULL);
+        }
+
+        return NULL;
+    }
+
+    if (gcp_reg_check_object(op, obj, fv, NULL, 0) != GCP_OK) {
+        return NULL;
+    }
+
+    return obj;
+}
+
+
 json_t *
 gcp_reg_decode_body(gcp_op_t *op, gcp_field_validation_t fv)
 {
@@ -498,6 +606,12 @@ gcp_reg_decode_body(gcp_op_t *op, gcp_field_validation_t fv)
     gcp_str_t     body;
 
     ct = gcp_media_content_type(op->a, op->req->content_type);
+
+    if (strcmp(ct, "application/vnd.kubernetes.protobuf") == 0
+        && op->req->body.len)
+    {
+        return gcp_reg_decode_protobuf(op, fv);
+    }
 
     if (ct[0] && strcmp(ct, "application/json") != 0 && strcmp(ct, "*/*"))
     {
@@ -522,6 +636,11 @@ gcp_reg_decode_body(gcp_op_t *op, gcp_field_validation_t fv)
     }
 
     obj = gcp_json_parse(op->a, body.data, body.len, &msg);
+
+    if (json_is_null(obj)) {
+        /* Go decodes null into the zero value of the type */
+        obj = gcp_json_arena(op->a, json_object());
+    }
 
     if (obj == NULL || !json_is_object(obj)) {
         if (obj) {
