@@ -308,9 +308,13 @@ gcp_api_resource(gcp_op_t *op)
                                 ri->resource);
 
     if (op->res == NULL) {
+        /*
+         * Paths under a group kube-apiserver serves in some version
+         * reach that group's web service, whose 404 is a Status; other
+         * groups get the plain text 404 of the server's mux.
+         */
         if (ri->group[0]
-            && !gcp_registry_has_gv(op->api->registry, ri->group,
-                                    ri->version))
+            && !gcp_registry_has_group(op->api->registry, ri->group))
         {
             gcp_op_text(op, 404, "404 page not found\n");
             return;
@@ -320,8 +324,14 @@ gcp_api_resource(gcp_op_t *op)
         return;
     }
 
+    /*
+     * A cluster-scoped resource has no route under /namespaces/NS/; a
+     * namespace's own path (/namespaces/NAME[/status|/finalize]) carries
+     * its name as the request's namespace.
+     */
     if (!op->res->namespaced && ri->ns[0]
-        && strcmp(op->res->name, "namespaces") != 0)
+        && (strcmp(op->res->name, "namespaces") != 0
+            || strcmp(ri->ns, ri->name) != 0))
     {
         gcp_api_not_found(op);
         return;

@@ -53,6 +53,46 @@ gcp_continue_invalid(gcp_op_t *op, const char *why)
 }
 
 
+/* Whether path.Clean("/" + s) (s without a leading "/") is the same. */
+
+static int
+gcp_continue_clean(const char *s, size_t n)
+{
+    size_t       i, seg;
+    const char  *p;
+
+    if (s[0] == '/') {
+        s++;
+        n--;
+    }
+
+    if (n == 0) {
+        return 1;                               /* "/" */
+    }
+
+    p = s;
+
+    for (i = 0; i <= n; i++) {
+        if (i < n && s[i] != '/') {
+            continue;
+        }
+
+        seg = (size_t) (s + i - p);
+
+        if (seg == 0
+            || (seg == 1 && p[0] == '.')
+            || (seg == 2 && p[0] == '.' && p[1] == '.'))
+        {
+            return 0;
+        }
+
+        p = s + i + 1;
+    }
+
+    return 1;
+}
+
+
 int
 gcp_continue_decode(gcp_op_t *op, const char *token, gcp_str_t prefix,
     gcp_str_t *start, int64_t *rev)
@@ -93,19 +133,34 @@ gcp_continue_decode(gcp_op_t *op, const char *token, gcp_str_t prefix,
     s = json_string_value(json_object_get(t, "start"));
     slen = json_string_length(json_object_get(t, "start"));
 
-    if (!json_is_integer(v) || json_integer_value(v) == 0 || s == NULL
-        || slen == 0)
-    {
+    if (!json_is_integer(v) || json_integer_value(v) == 0) {
         gcp_continue_invalid(op, "continue key is not valid: "
                              "incorrect encoded start resourceVersion "
                              "(version meta.k8s.io/v1)");
         return GCP_EBADREQUEST;
     }
 
-    if (memchr(s, '/', slen) && s[0] == '/') {
-        gcp_continue_invalid(op, "continue key is not valid: "
-                             "the start key may not be absolute");
+    if (s == NULL || slen == 0) {
+        gcp_continue_invalid(op, "continue key is not valid: encoded "
+                             "start key empty (version meta.k8s.io/v1)");
         return GCP_EBADREQUEST;
+    }
+
+    /*
+     * kube-apiserver accepts the start key with or without a leading "/"
+     * (its first page's tokens carry one) but not one that path.Clean
+     * would change: no empty, "." or ".." segment, no trailing "/".
+     */
+
+    if (!gcp_continue_clean(s, slen)) {
+        gcp_continue_invalid(op, gcp_sprintf(op->a, "continue key is not "
+                                             "valid: %s", s));
+        return GCP_EBADREQUEST;
+    }
+
+    if (s[0] == '/') {
+        s++;
+        slen--;
     }
 
     *rev = json_integer_value(v) < 0 ? 0 : json_integer_value(v);

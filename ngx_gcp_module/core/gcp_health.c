@@ -119,7 +119,9 @@ gcp_health_report(gcp_health_t *h)
         return;
     }
 
-    gcp_buf_printf(&b, "%s check %s", h->kind, failed ? "failed" : "passed");
+    /* both end with a newline (Fprintf "...\n", http.Error) */
+    gcp_buf_printf(&b, "%s check %s\n", h->kind,
+                   failed ? "failed" : "passed");
 
     if (gcp_query_get(&op->q, "verbose") || failed) {
         gcp_op_text(op, failed ? 500 : 200, gcp_buf_cstr(&b));

@@ -55,6 +55,36 @@ typedef struct {
  */
 int gcp_reg_list_opts(gcp_op_t *op, gcp_list_opts_t *lo);
 
+/*
+ * Parses the resourceVersion query parameter into *rv (-1: absent).
+ * Returns GCP_OK, or responds with kube-apiserver's 500 for a value that is
+ * not an unsigned number and returns GCP_EINTERNAL.
+ */
+int gcp_reg_query_rv(gcp_op_t *op, int64_t *rv);
+
+/*
+ * Converts the value s of an int64 query parameter as kube-apiserver's
+ * parameter codec does (strconv.ParseInt).  Returns GCP_OK, or responds
+ * 400 with Go's error text and returns GCP_EBADREQUEST.
+ */
+int gcp_reg_query_int(gcp_op_t *op, const char *s, int64_t *out);
+
+/*
+ * Completes the request with a Failure Status without a reason: what
+ * kube-apiserver answers for errors that are not API errors (e.g. 500
+ * with the text of a storage error).
+ */
+void gcp_reg_error_plain(gcp_op_t *op, int status, const char *message);
+
+/*
+ * Calls go(op) once the store's revision reached rv, at once when it has.
+ * A revision still ahead after 3 seconds (kube-apiserver's watch cache
+ * wait) is answered with 504 Timeout "Too large resource version" and
+ * Retry-After instead.
+ */
+void gcp_reg_when_fresh(gcp_op_t *op, int64_t rv, void (*go)(void *data),
+    void *data);
+
 /* Returns 1 when obj matches the label and field selectors of lo. */
 int gcp_reg_matches(gcp_op_t *op, const gcp_list_opts_t *lo,
     const json_t *obj);

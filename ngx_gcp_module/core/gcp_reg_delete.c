@@ -9,6 +9,10 @@
 
 #include "gcp_reg.h"
 #include "gcp_json.h"
+#include "gcp_schema_check.h"
+
+
+#define GCP_DELETE_OPTIONS  "io.k8s.apimachinery.pkg.apis.meta.v1.DeleteOptions"
 
 
 typedef struct {
@@ -58,12 +62,41 @@ typedef struct {
 static void gcp_del_read(gcp_del_t *d);
 
 
+/*
+ * 409 for a failed precondition.  kube-apiserver's BeforeDelete names the
+ * kind, not the resource: NewConflict(GroupResource{gvk.Group, gvk.Kind})
+ * ("Operation cannot be fulfilled on ConfigMap \"x\": ...", details kind
+ * "ConfigMap").
+ */
+
+static void
+gcp_del_precondition_failed(gcp_del_t *d, const char *why)
+{
+    gcp_op_t              *op = d->op;
+    gcp_status_details_t   sd;
+
+    memset(&sd, 0, sizeof(sd));
+
+    sd.name = d->name;
+    sd.group = op->res->group;
+    sd.kind = op->res->kind;
+
+    gcp_op_error(op, GCP_ECONFLICT,
+                 gcp_sprintf(op->a, "Operation cannot be fulfilled on %s%s%s "
+                             "\"%s\": %s", op->res->kind,
+                             op->res->group[0] ? "." : "", op->res->group,
+                             d->name, why),
+                 &sd);
+}
+
+
 static int
 gcp_del_opts(gcp_op_t *op, gcp_del_opts_t *o)
 {
     int           dry, policy_set;
     json_t       *body, *pre, *v;
-    const char   *policy, *msg, *orphan;
+    int64_t       grace;
+    const char   *policy, *msg, *orphan, *v_grace;
     gcp_ferrs_t   errs;
     gcp_status_details_t  sd;
 
@@ -88,6 +121,14 @@ gcp_del_opts(gcp_op_t *op, gcp_del_opts_t *o)
         o->dry_run = 1;
     }
 
+    v_grace = gcp_query_get(&op->q, "gracePeriodSeconds");
+
+    if (v_grace && v_grace[0]
+        && gcp_reg_query_int(op, v_grace, &grace) != GCP_OK)
+    {
+        return GCP_EBADREQUEST;
+    }
+
     if (op->req->body.data && op->req->body.len) {
         body = gcp_json_parse(op->a, op->req->body.data, op->req->body.len,
                               &msg);
@@ -97,6 +138,18 @@ gcp_del_opts(gcp_op_t *op, gcp_del_opts_t *o)
                          gcp_sprintf(op->a, "couldn't get version/kind; json "
                                      "parse error: %s",
                                      body ? "not an object" : msg), NULL);
+            return GCP_EBADREQUEST;
+        }
+
+        /* decoding into DeleteOptions: wrongly typed fields are refused */
+
+        if (gcp_schema_check_types(op->a, op->api->schemas,
+                                   gcp_schema_get(op->api->schemas,
+                                                  GCP_DELETE_OPTIONS),
+                                   body, &msg)
+            != GCP_OK)
+        {
+            gcp_op_error(op, GCP_EBADREQUEST, msg, NULL);
             return GCP_EBADREQUEST;
         }
 
@@ -275,7 +328,7 @@ static void
 gcp_del_got(void *arg, gcp_store_result_t *res)
 {
     int                    changed;
-    json_t                *obj, *meta;
+    json_t                *obj, *meta, *before;
     gcp_str_t              value;
     gcp_del_t             *d = arg;
     gcp_op_t              *op = d->op;
@@ -309,14 +362,11 @@ gcp_del_got(void *arg, gcp_store_result_t *res)
             return;
         }
 
-        gcp_op_error_obj(op, GCP_ECONFLICT,
-                         gcp_sprintf(op->a, "Operation cannot be fulfilled "
-                                     "on %s \"%s\": the UID in the "
-                                     "precondition (%s) does not match the "
-                                     "UID in record (%s). The object might "
-                                     "have been deleted and then recreated",
-                                     op->res->kind, d->name, d->opts.uid,
-                                     gcp_meta_str(obj, "uid")), d->name);
+        gcp_del_precondition_failed(d,
+            gcp_sprintf(op->a, "the UID in the precondition (%s) does not "
+                        "match the UID in record (%s). The object might "
+                        "have been deleted and then recreated",
+                        d->opts.uid, gcp_meta_str(obj, "uid")));
         return;
     }
 
@@ -326,15 +376,11 @@ gcp_del_got(void *arg, gcp_store_result_t *res)
             return;
         }
 
-        gcp_op_error_obj(op, GCP_ECONFLICT,
-                         gcp_sprintf(op->a, "Operation cannot be fulfilled "
-                                     "on %s \"%s\": the ResourceVersion in "
-                                     "the precondition (%s) does not match "
-                                     "the ResourceVersion in record (%lld). "
-                                     "The object might have been modified",
-                                     op->res->kind, d->name, d->opts.rv,
-                                     (long long) d->cur.mod_revision),
-                         d->name);
+        gcp_del_precondition_failed(d,
+            gcp_sprintf(op->a, "the ResourceVersion in the precondition (%s)"
+                        " does not match the ResourceVersion in record "
+                        "(%lld). The object might have been modified",
+                        d->opts.rv, (long long) d->cur.mod_revision));
         return;
     }
 
@@ -352,8 +398,12 @@ gcp_del_got(void *arg, gcp_store_result_t *res)
     d->kept = json_array_size(json_object_get(meta, "finalizers")) > 0;
 
     if (!d->kept && st && st->before_delete) {
+        before = json_deep_copy(obj);
         d->kept = st->before_delete(op, obj) != 0;
-        changed |= d->kept;
+
+        /* kept as it was (deleting again): nothing to write */
+        changed |= d->kept && !json_equal(before, obj);
+        json_decref(before);
     }
 
     if (d->kept && gcp_meta_str(obj, "deletionTimestamp")[0] == '\0') {

@@ -35,6 +35,90 @@ typedef struct {
 } gcp_list_t;
 
 
+/* waiting for a resourceVersion */
+
+
+#define GCP_FRESH_WAIT_MS  3000
+#define GCP_FRESH_POLL_MS  20
+
+
+typedef struct {
+    gcp_op_t   *op;
+    int64_t     rv;
+    uint64_t    deadline;
+    void      (*go)(void *data);
+    void       *data;
+} gcp_fresh_t;
+
+
+static void
+gcp_fresh_check(void *arg)
+{
+    int64_t                cur;
+    gcp_fresh_t           *f = arg;
+    gcp_op_t              *op = f->op;
+    gcp_loop_t            *loop = op->api->conf.loop;
+    gcp_status_details_t   d;
+    gcp_status_cause_t     cause;
+
+    cur = gcp_store_revision(op->api->store);
+
+    if (cur >= f->rv) {
+        f->go(f->data);
+        return;
+    }
+
+    if (loop && loop->now_ms(loop) < f->deadline
+        && loop->timer_add(loop, GCP_FRESH_POLL_MS, gcp_fresh_check, f))
+    {
+        return;
+    }
+
+    memset(&d, 0, sizeof(d));
+    memset(&cause, 0, sizeof(cause));
+
+    cause.reason = "ResourceVersionTooLarge";
+    cause.message = "Too large resource version";
+
+    d.cause = &cause;
+    d.retry_after = 1;
+
+    gcp_op_header(op, "Retry-After", "1");
+    gcp_op_error(op, GCP_ETIMEOUT,
+                 gcp_sprintf(op->a, "Timeout: Too large resource version: "
+                             "%lld, current: %lld", (long long) f->rv,
+                             (long long) cur), &d);
+}
+
+
+void
+gcp_reg_when_fresh(gcp_op_t *op, int64_t rv, void (*go)(void *data),
+    void *data)
+{
+    gcp_fresh_t  *f;
+    gcp_loop_t   *loop = op->api->conf.loop;
+
+    if (rv <= gcp_store_revision(op->api->store)) {
+        go(data);
+        return;
+    }
+
+    f = gcp_calloc(op->a, sizeof(gcp_fresh_t));
+    if (f == NULL) {
+        gcp_op_error(op, GCP_ENOMEM, NULL, NULL);
+        return;
+    }
+
+    f->op = op;
+    f->rv = rv;
+    f->go = go;
+    f->data = data;
+    f->deadline = loop ? loop->now_ms(loop) + GCP_FRESH_WAIT_MS : 0;
+
+    gcp_fresh_check(f);
+}
+
+
 /* get */
 
 
@@ -56,9 +140,21 @@ gcp_reg_get_done(void *arg, gcp_store_result_t *res)
 }
 
 
+static void
+gcp_reg_get_fetch(void *data)
+{
+    gcp_op_t  *op = data;
+
+    gcp_store_get(op->api->store, gcp_reg_key(op), 0, op->a,
+                  gcp_reg_get_done, op);
+}
+
+
 void
 gcp_reg_get(gcp_op_t *op)
 {
+    int64_t  rv;
+
     if (op->sub && op->sub->type == GCP_SUB_FINALIZE) {
         gcp_status_details_t  d;
 
@@ -67,8 +163,12 @@ gcp_reg_get(gcp_op_t *op)
         return;
     }
 
-    gcp_store_get(op->api->store, gcp_reg_key(op), 0, op->a,
-                  gcp_reg_get_done, op);
+    if (gcp_reg_query_rv(op, &rv) != GCP_OK) {
+        return;
+    }
+
+    /* resourceVersion on a get means "not older than" */
+    gcp_reg_when_fresh(op, rv, gcp_reg_get_fetch, op);
 }
 
 
@@ -143,6 +243,7 @@ gcp_list_respond(gcp_list_t *l)
 
 
 static void gcp_list_fetch(gcp_list_t *l);
+static void gcp_list_start(void *data);
 
 
 static void
@@ -157,6 +258,19 @@ gcp_list_page_done(void *arg, gcp_store_result_t *res)
     if (res->rc != GCP_OK) {
         if (res->rc == GCP_ECOMPACTED && l->lo.cont) {
             gcp_continue_expired(op, l->start, l->prefix);
+            return;
+        }
+
+        if (res->rc == GCP_EFUTURE) {
+            /* Exact at a future revision: etcd's error, as a plain 500 */
+            gcp_reg_error_plain(op, 500, "etcdserver: mvcc: required "
+                                "revision is a future revision");
+            return;
+        }
+
+        if (res->rc == GCP_ECOMPACTED) {
+            /* 410 Expired with kube-apiserver's text, not the store's */
+            gcp_op_error(op, GCP_ECOMPACTED, NULL, NULL);
             return;
         }
 
@@ -288,7 +402,6 @@ void
 gcp_reg_list(gcp_op_t *op)
 {
     int          rc;
-    gcp_str_t    key;
     gcp_list_t  *l;
 
     l = gcp_calloc(op->a, sizeof(gcp_list_t));
@@ -339,6 +452,25 @@ gcp_reg_list(gcp_op_t *op)
             return;
         }
     }
+
+    if (l->lo.rv > 0 && l->lo.rv_match != GCP_RV_MATCH_EXACT
+        && l->lo.cont == NULL)
+    {
+        /* not older than rv: the watch cache waits to be that fresh */
+        gcp_reg_when_fresh(op, l->lo.rv, gcp_list_start, l);
+        return;
+    }
+
+    gcp_list_start(l);
+}
+
+
+static void
+gcp_list_start(void *data)
+{
+    gcp_str_t    key;
+    gcp_list_t  *l = data;
+    gcp_op_t    *op = l->op;
 
     if (l->lo.name && l->lo.cont == NULL) {
         key = gcp_object_key(op->a, op->res, op->ri.ns, l->lo.name);

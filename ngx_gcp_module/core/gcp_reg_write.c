@@ -68,12 +68,32 @@ gcp_write_new(gcp_op_t *op, gcp_write_kind_t kind, const char *options)
 }
 
 
-/* The kind named in messages: the subresource's or the resource's. */
+/*
+ * 422 Invalid for the object named name.  As kube-apiserver's
+ * NewInvalid(GroupKind, ...): the message names the group-qualified kind
+ * ("Lease.coordination.k8s.io \"x\" is invalid: ..."), the details the
+ * kind and the group apart.
+ */
 
-static const char *
-gcp_write_kind_name(gcp_op_t *op)
+static void
+gcp_write_invalid(gcp_op_t *op, const char *name, const gcp_ferrs_t *errs)
 {
-    return op->res->kind;
+    const char            *kind;
+    gcp_status_details_t   d;
+
+    kind = op->res->group[0]
+           ? gcp_sprintf(op->a, "%s.%s", op->res->kind, op->res->group)
+           : op->res->kind;
+
+    memset(&d, 0, sizeof(d));
+
+    d.name = name;
+    d.group = op->res->group;
+    d.kind = op->res->kind;
+    d.causes = errs;
+
+    gcp_op_error(op, GCP_EINVALID,
+                 kind ? gcp_ferrs_message(errs, kind, name) : NULL, &d);
 }
 
 
@@ -145,8 +165,7 @@ gcp_write_validate(gcp_write_t *w, json_t *obj, const json_t *old)
     }
 
     if (errs.n) {
-        gcp_op_invalid(op, gcp_write_kind_name(op),
-                       gcp_meta_str(obj, "name"), &errs);
+        gcp_write_invalid(op, gcp_meta_str(obj, "name"), &errs);
         return GCP_EINVALID;
     }
 
@@ -495,6 +514,10 @@ gcp_write_patched(gcp_write_t *w)
             memset(&d, 0, sizeof(d));
             gcp_op_error(op, rc, msg, &d);
 
+        } else if (rc == GCP_EINTERNAL && msg) {
+            /* a patch error kube-apiserver does not map: 500, no reason */
+            gcp_reg_error_plain(op, 500, msg);
+
         } else {
             gcp_op_error(op, rc, msg, NULL);
         }
@@ -773,7 +796,7 @@ gcp_write_got(void *arg, gcp_store_result_t *res)
         gcp_ferrs_init(&errs, op->a);
         gcp_ferrs_add(&errs, GCP_FERR_INVALID, "metadata.resourceVersion",
                       "0x0", "must be specified for an update");
-        gcp_op_invalid(op, op->res->kind, w->name, &errs);
+        gcp_write_invalid(op, w->name, &errs);
         return;
 
     } else {

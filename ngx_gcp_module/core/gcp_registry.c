@@ -3,6 +3,7 @@
  * The registry table, request dispatch by verb, and request options.
  */
 
+#include <errno.h>
 #include <stdlib.h>
 #include <stdio.h>
 
@@ -83,6 +84,21 @@ gcp_registry_has_gv(const gcp_registry_t *reg, const char *group,
         if (strcmp(reg->resources[i]->group, group) == 0
             && strcmp(reg->resources[i]->version, version) == 0)
         {
+            return 1;
+        }
+    }
+
+    return 0;
+}
+
+
+int
+gcp_registry_has_group(const gcp_registry_t *reg, const char *group)
+{
+    size_t  i;
+
+    for (i = 0; i < reg->n; i++) {
+        if (strcmp(reg->resources[i]->group, group) == 0) {
             return 1;
         }
     }
@@ -291,8 +307,8 @@ gcp_reg_write_opts(gcp_op_t *op, const char *options_kind, int *dry_run,
         } else {
             gcp_ferrs_add(&errs, GCP_FERR_NOT_SUPPORTED, "fieldValidation",
                           gcp_ferr_quote(op->a, v),
-                          "supported values: \"Ignore\", \"Strict\", "
-                          "\"Warn\"");
+                          "supported values: \"\", \"Ignore\", "
+                          "\"Strict\", \"Warn\"");
         }
     }
 
@@ -312,25 +328,89 @@ gcp_reg_write_opts(gcp_op_t *op, const char *options_kind, int *dry_run,
 }
 
 
-static int
-gcp_reg_parse_int(const char *s, int64_t *out)
+int
+gcp_reg_query_rv(gcp_op_t *op, int64_t *rv)
 {
-    char       *end;
-    long long   v;
+    size_t       i, n;
+    const char  *v, *why;
 
-    if (s == NULL || s[0] == '\0') {
-        return GCP_EBADREQUEST;
+    *rv = -1;
+
+    v = gcp_query_get(&op->q, "resourceVersion");
+    if (v == NULL || v[0] == '\0') {
+        return GCP_OK;
     }
 
-    v = strtoll(s, &end, 10);
+    *rv = gcp_parse_rv(v);
 
-    if (*end != '\0') {
-        return GCP_EBADREQUEST;
+    if (*rv >= 0) {
+        return GCP_OK;
     }
 
-    *out = v;
+    /*
+     * kube-apiserver's watch cache parses it with strconv.ParseUint and
+     * answers the field error as a plain error: 500, no reason
+     */
 
-    return GCP_OK;
+    n = strlen(v);
+
+    for (i = 0; i < n && v[i] >= '0' && v[i] <= '9'; i++) {
+        /* void */
+    }
+
+    why = i == n ? "value out of range" : "invalid syntax";
+
+    gcp_reg_error_plain(op, 500,
+                        gcp_sprintf(op->a, "resourceVersion: Invalid value: "
+                                    "%s: strconv.ParseUint: parsing %s: %s",
+                                    gcp_ferr_quote(op->a, v),
+                                    gcp_ferr_quote(op->a, v), why));
+
+    return GCP_EINTERNAL;
+}
+
+
+void
+gcp_reg_error_plain(gcp_op_t *op, int status, const char *message)
+{
+    gcp_buf_t  b;
+
+    gcp_buf_init(&b, op->a);
+    gcp_status_failure(&b, status, NULL, message, NULL);
+    gcp_op_respond_buf(op, status, &b);
+}
+
+
+int
+gcp_reg_query_int(gcp_op_t *op, const char *s, int64_t *out)
+{
+    char        *end;
+    long long    v;
+    const char  *why;
+
+    errno = 0;
+    v = 0;
+    end = NULL;
+
+    if ((s[0] >= '0' && s[0] <= '9')
+        || ((s[0] == '-' || s[0] == '+') && s[1] >= '0' && s[1] <= '9'))
+    {
+        v = strtoll(s, &end, 10);
+    }
+
+    if (end && *end == '\0' && errno == 0) {
+        *out = v;
+        return GCP_OK;
+    }
+
+    why = end && *end == '\0' ? "value out of range" : "invalid syntax";
+
+    gcp_op_error(op, GCP_EBADREQUEST,
+                 gcp_sprintf(op->a, "strconv.ParseInt: parsing %s: %s",
+                             gcp_ferr_quote(op->a, s), why),
+                 NULL);
+
+    return GCP_EBADREQUEST;
 }
 
 
@@ -438,18 +518,8 @@ gcp_reg_list_opts(gcp_op_t *op, gcp_list_opts_t *lo)
         lo->send_initial = gcp_reg_bool(v);
     }
 
-    v = gcp_query_get(&op->q, "resourceVersion");
-    if (v && v[0]) {
-        lo->rv = gcp_parse_rv(v);
-
-        if (lo->rv < 0) {
-            gcp_op_error(op, GCP_EINTERNAL,
-                         gcp_sprintf(op->a, "invalid resource version: "
-                                     "strconv.ParseUint: parsing %s: "
-                                     "invalid syntax",
-                                     gcp_ferr_quote(op->a, v)), NULL);
-            return GCP_EINTERNAL;
-        }
+    if (gcp_reg_query_rv(op, &lo->rv) != GCP_OK) {
+        return GCP_EINTERNAL;
     }
 
     v = gcp_query_get(&op->q, "resourceVersionMatch");
@@ -473,9 +543,7 @@ gcp_reg_list_opts(gcp_op_t *op, gcp_list_opts_t *lo)
     }
 
     v = gcp_query_get(&op->q, "limit");
-    if (v && v[0] && gcp_reg_parse_int(v, &lo->limit) != GCP_OK) {
-        gcp_op_error(op, GCP_EBADREQUEST,
-                     gcp_sprintf(op->a, "invalid limit: %s", v), NULL);
+    if (v && v[0] && gcp_reg_query_int(op, v, &lo->limit) != GCP_OK) {
         return GCP_EBADREQUEST;
     }
 
@@ -484,10 +552,7 @@ gcp_reg_list_opts(gcp_op_t *op, gcp_list_opts_t *lo)
     }
 
     v = gcp_query_get(&op->q, "timeoutSeconds");
-    if (v && v[0] && gcp_reg_parse_int(v, &lo->timeout) != GCP_OK) {
-        gcp_op_error(op, GCP_EBADREQUEST,
-                     gcp_sprintf(op->a, "invalid timeoutSeconds: %s", v),
-                     NULL);
+    if (v && v[0] && gcp_reg_query_int(op, v, &lo->timeout) != GCP_OK) {
         return GCP_EBADREQUEST;
     }
 
@@ -510,15 +575,19 @@ gcp_reg_list_opts(gcp_op_t *op, gcp_list_opts_t *lo)
 
     lo->include_object = gcp_query_get(&op->q, "includeObject");
 
-    if (lo->include_object && lo->include_object[0]
+    /* TableOptions: only read when a Table was asked for */
+
+    if (op->media.kind == GCP_MEDIA_TABLE
+        && lo->include_object && lo->include_object[0]
         && strcmp(lo->include_object, "None") != 0
         && strcmp(lo->include_object, "Metadata") != 0
         && strcmp(lo->include_object, "Object") != 0)
     {
         gcp_op_error(op, GCP_EBADREQUEST,
-                     gcp_sprintf(op->a, "includeObject: Unsupported value: "
-                                 "%s: supported values: \"Metadata\", "
-                                 "\"None\", \"Object\"",
+                     gcp_sprintf(op->a, "Unable to convert to Table as "
+                                 "requested: includeObject: Invalid value: "
+                                 "%s: must be 'Metadata', 'Object', 'None', "
+                                 "or empty",
                                  gcp_ferr_quote(op->a, lo->include_object)),
                      NULL);
         return GCP_EBADREQUEST;

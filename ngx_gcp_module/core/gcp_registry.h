@@ -113,6 +113,9 @@ const gcp_resource_t *gcp_registry_find(const gcp_registry_t *reg,
 int gcp_registry_has_gv(const gcp_registry_t *reg, const char *group,
     const char *version);
 
+/* Returns 1 when some resource is served in group (any version). */
+int gcp_registry_has_group(const gcp_registry_t *reg, const char *group);
+
 /* Returns the resource's subresource named name, or NULL. */
 const gcp_subresource_t *gcp_resource_sub(const gcp_resource_t *res,
     const char *name);

@@ -144,11 +144,16 @@ gcp_event_source(gcp_buf_t *b, const json_t *ev)
 {
     const char  *component, *host;
 
+    /* kubectl's formatEventSource: each falls back on its own */
+
     component = gcp_event_str(ev, "source", "component");
     host = gcp_event_str(ev, "source", "host");
 
     if (component[0] == '\0') {
         component = gcp_event_str(ev, "reportingComponent", NULL);
+    }
+
+    if (host[0] == '\0') {
         host = gcp_event_str(ev, "reportingInstance", NULL);
     }
 

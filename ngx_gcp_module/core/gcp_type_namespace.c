@@ -6,6 +6,7 @@
  * kube-public may not be deleted.
  */
 
+#include "gcp_reg.h"
 #include "gcp_types.h"
 #include "gcp_table.h"
 #include "gcp_validation.h"
@@ -56,12 +57,31 @@ gcp_namespace_label(json_t *obj)
 static int
 gcp_namespace_prepare_create(gcp_op_t *op, json_t *obj)
 {
-    json_t  *spec, *status, *fin;
+    size_t       i;
+    json_t      *spec, *status, *fin;
+    const char  *v;
+
+    /* "kubernetes" is appended to the finalizers asked for, if absent */
 
     spec = gcp_namespace_child(obj, "spec");
-    fin = json_array();
-    json_array_append_new(fin, json_string("kubernetes"));
-    json_object_set_new(spec, "finalizers", fin);
+    fin = json_object_get(spec, "finalizers");
+
+    if (!json_is_array(fin)) {
+        fin = json_array();
+        json_object_set_new(spec, "finalizers", fin);
+    }
+
+    for (i = 0; i < json_array_size(fin); i++) {
+        v = json_string_value(json_array_get(fin, i));
+
+        if (v && strcmp(v, "kubernetes") == 0) {
+            break;
+        }
+    }
+
+    if (i == json_array_size(fin)) {
+        json_array_append_new(fin, json_string("kubernetes"));
+    }
 
     status = json_object();
     json_object_set_new(status, "phase", json_string("Active"));
@@ -136,16 +156,23 @@ gcp_namespace_before_delete(gcp_op_t *op, json_t *obj)
 {
     json_t  *fin;
 
-    fin = json_object_get(json_object_get(obj, "spec"), "finalizers");
+    /*
+     * As the namespace registry of kube-apiserver: the first delete only
+     * turns the namespace Terminating, with a deletionTimestamp and no
+     * grace period; once spec.finalizers is empty (PUT /finalize) a
+     * delete removes it.
+     */
 
-    if (json_array_size(fin) == 0) {
-        return 0;
+    if (gcp_meta_str(obj, "deletionTimestamp")[0] == '\0') {
+        gcp_meta_set_str(obj, "deletionTimestamp", gcp_reg_now(op));
+        json_object_set_new(gcp_namespace_child(obj, "status"), "phase",
+                            json_string("Terminating"));
+        return 1;
     }
 
-    json_object_set_new(gcp_namespace_child(obj, "status"), "phase",
-                        json_string("Terminating"));
+    fin = json_object_get(json_object_get(obj, "spec"), "finalizers");
 
-    return 1;
+    return json_array_size(fin) > 0;
 }
 
 

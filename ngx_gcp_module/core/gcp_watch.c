@@ -288,8 +288,13 @@ gcp_watch_event(void *arg, const gcp_store_event_t *ev)
             rc = gcp_watch_send(w, "ADDED", &ev->kv, obj, ev->revision);
 
         } else if (before) {
-            /* left the selection: DELETED, showing the new state */
-            rc = gcp_watch_send(w, "DELETED", &ev->kv, obj, ev->revision);
+            /*
+             * left the selection: DELETED showing the previous state at
+             * the event's revision, as kube-apiserver's watch cache does
+             */
+            dkv = ev->prev_kv;
+            dkv.mod_revision = ev->revision;
+            rc = gcp_watch_send(w, "DELETED", &dkv, prev, ev->revision);
         }
     }
 
