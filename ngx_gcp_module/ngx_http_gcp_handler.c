@@ -567,15 +567,45 @@ ngx_http_gcp_send_response(ngx_http_request_t *r, gcp_response_t *resp)
 }
 
 
+/*
+ * Status lines whose reason phrase nginx spells differently from Go's
+ * net/http (clients such as the Python client show the phrase).
+ */
+
+static ngx_str_t *
+ngx_http_gcp_status_line(ngx_uint_t status)
+{
+    static ngx_str_t  s414 = ngx_string("414 Request URI Too Long");
+    static ngx_str_t  s422 = ngx_string("422 Unprocessable Entity");
+    static ngx_str_t  s504 = ngx_string("504 Gateway Timeout");
+
+    switch (status) {
+    case 414:
+        return &s414;
+    case 422:
+        return &s422;
+    case 504:
+        return &s504;
+    default:
+        return NULL;
+    }
+}
+
+
 ngx_int_t
 ngx_http_gcp_send_header(ngx_http_request_t *r, gcp_response_t *resp)
 {
     size_t            i, n;
-    ngx_str_t        *ct;
+    ngx_str_t        *ct, *line;
     ngx_table_elt_t  *h;
     gcp_header_t     *gh;
 
     r->headers_out.status = resp->status;
+
+    line = ngx_http_gcp_status_line(resp->status);
+    if (line) {
+        r->headers_out.status_line = *line;
+    }
 
     if (resp->content_type) {
         ct = &r->headers_out.content_type;

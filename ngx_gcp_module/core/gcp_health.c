@@ -110,8 +110,6 @@ gcp_health_report(gcp_health_t *h)
         }
     }
 
-    gcp_op_header(op, "Cache-Control", "no-cache, private");
-    gcp_op_header(op, "X-Content-Type-Options", "nosniff");
 
     if (h->only) {
         gcp_op_text(op, failed ? 500 : 200,
@@ -179,8 +177,6 @@ gcp_health_handle(gcp_op_t *op)
         }
 
         if (n == 0) {
-            gcp_op_header(op, "Cache-Control", "no-cache, private");
-            gcp_op_header(op, "X-Content-Type-Options", "nosniff");
             gcp_op_text(op, 404, "404 page not found\n");
             return 1;
         }

@@ -3,6 +3,8 @@
  * Responding to an operation (see gcp_op.h).
  */
 
+#include <strings.h>
+
 #include "gcp_op.h"
 
 
@@ -38,6 +40,21 @@ gcp_op_warning(gcp_op_t *op, const char *text)
 }
 
 
+static int
+gcp_op_has_header(gcp_op_t *op, const char *name)
+{
+    size_t  i;
+
+    for (i = 0; i < op->resp.nheaders; i++) {
+        if (strcasecmp(op->headers[i].name, name) == 0) {
+            return 1;
+        }
+    }
+
+    return 0;
+}
+
+
 void
 gcp_op_respond(gcp_op_t *op, int status, const char *content_type,
     gcp_str_t body)
@@ -47,6 +64,12 @@ gcp_op_respond(gcp_op_t *op, int status, const char *content_type,
     }
 
     op->responded = 1;
+
+    /* kube-apiserver's defaults for every answer of the API server */
+
+    if (!gcp_op_has_header(op, "Cache-Control")) {
+        gcp_op_header(op, "Cache-Control", "no-cache, private");
+    }
 
     op->resp.status = status;
     op->resp.content_type = content_type;
@@ -167,5 +190,6 @@ gcp_op_text(gcp_op_t *op, int status, const char *text)
     body.data = text;
     body.len = strlen(text);
 
+    gcp_op_header(op, "X-Content-Type-Options", "nosniff");
     gcp_op_respond(op, status, "text/plain; charset=utf-8", body);
 }

@@ -194,7 +194,6 @@ gcp_openapi_handle(gcp_op_t *op)
         d = gcp_oa_get(op, "v3");
 
         if (d) {
-            gcp_op_header(op, "Cache-Control", "no-cache, private");
             gcp_oa_send(op, d, "text/plain; charset=utf-8");
             return 1;
         }
@@ -212,7 +211,6 @@ gcp_openapi_handle(gcp_op_t *op)
     }
 
     if (d->missing) {
-        gcp_op_header(op, "Cache-Control", "no-cache, private");
         gcp_op_respond(op, 404, NULL, (gcp_str_t) { "", 0 });
         return 1;
     }
@@ -224,7 +222,6 @@ gcp_openapi_handle(gcp_op_t *op)
         && strcmp(op->req->if_none_match,
                   gcp_sprintf(op->a, "\"%s\"", d->hash)) == 0)
     {
-        gcp_op_header(op, "Cache-Control", "no-cache, private");
         gcp_op_respond(op, 304, NULL, (gcp_str_t) { "", 0 });
         return 1;
     }
@@ -233,7 +230,6 @@ gcp_openapi_handle(gcp_op_t *op)
 
     if (hash && strncmp(path, "/openapi/v3/", 12) == 0) {
         if (strcmp(hash, d->hash) != 0) {
-            gcp_op_header(op, "Cache-Control", "no-cache, private");
             gcp_op_header(op, "Location",
                           gcp_sprintf(op->a, "%s?hash=%s", path, d->hash));
             gcp_op_respond(op, 301, "application/json", (gcp_str_t) { "", 0 });
@@ -246,9 +242,6 @@ gcp_openapi_handle(gcp_op_t *op)
 
         gcp_op_header(op, "Cache-Control", "public, immutable");
         gcp_op_header(op, "Expires", expires);
-
-    } else {
-        gcp_op_header(op, "Cache-Control", "no-cache, private");
     }
 
     gcp_oa_send(op, d, "application/json");

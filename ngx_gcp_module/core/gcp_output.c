@@ -45,7 +45,6 @@ gcp_output_send(gcp_op_t *op, int status, gcp_buf_t *compact)
         return;
     }
 
-    gcp_op_header(op, "Cache-Control", "no-cache, private");
 
     yaml = op->media.kind == GCP_MEDIA_YAML;
 

@@ -409,7 +409,6 @@ gcp_watch_begin_stream(gcp_watch_t *w)
     op->state = w;
     w->streaming = 1;
 
-    gcp_op_header(op, "Cache-Control", "no-cache, private");
     op->resp.streaming = 1;
     gcp_op_respond(op, 200, "application/json", (gcp_str_t) { "", 0 });
 
