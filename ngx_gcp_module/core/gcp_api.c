@@ -11,6 +11,7 @@
 #include "gcp_health.h"
 #include "gcp_json.h"
 #include "gcp_openapi_serve.h"
+#include "gcp_protobuf.h"
 #include "gcp_rand.h"
 #include "gcp_reg.h"
 #include "gcp_time.h"
@@ -302,6 +303,7 @@ gcp_api_not_found(gcp_op_t *op)
 static void
 gcp_api_resource(gcp_op_t *op)
 {
+    unsigned              allowed;
     const gcp_reqinfo_t  *ri = &op->ri;
 
     op->res = gcp_registry_find(op->api->registry, ri->group, ri->version,
@@ -346,13 +348,17 @@ gcp_api_resource(gcp_op_t *op)
         }
     }
 
-    if (gcp_media_negotiate(op->a, op->req->accept,
-                            GCP_MEDIA_BIT(GCP_MEDIA_JSON)
-                            | GCP_MEDIA_BIT(GCP_MEDIA_YAML)
-                            | GCP_MEDIA_BIT(GCP_MEDIA_TABLE)
-                            | GCP_MEDIA_BIT(GCP_MEDIA_PARTIAL)
-                            | GCP_MEDIA_BIT(GCP_MEDIA_PARTIAL_LIST),
-                            &op->media) != GCP_OK)
+    allowed = GCP_MEDIA_BIT(GCP_MEDIA_JSON) | GCP_MEDIA_BIT(GCP_MEDIA_YAML)
+              | GCP_MEDIA_BIT(GCP_MEDIA_TABLE)
+              | GCP_MEDIA_BIT(GCP_MEDIA_PARTIAL)
+              | GCP_MEDIA_BIT(GCP_MEDIA_PARTIAL_LIST);
+
+    if (gcp_protobuf_capable(op->api->schemas, op->res->schema)) {
+        allowed |= GCP_MEDIA_BIT(GCP_MEDIA_PROTOBUF);
+    }
+
+    if (gcp_media_negotiate(op->a, op->req->accept, allowed, &op->media)
+        != GCP_OK)
     {
         gcp_op_error(op, GCP_ENOTACCEPTABLE,
                      "only the following media types are accepted: "

@@ -9,6 +9,7 @@
 
 #include "gcp_reg.h"
 #include "gcp_json.h"
+#include "gcp_protobuf.h"
 #include "gcp_table.h"
 #include "gcp_yaml.h"
 
@@ -30,6 +31,36 @@ gcp_output_pretty(gcp_op_t *op)
 }
 
 
+/* Sends compact JSON bytes re-encoded in protobuf. */
+
+static void
+gcp_output_send_protobuf(gcp_op_t *op, int status, gcp_buf_t *compact)
+{
+    int          rc;
+    json_t      *v;
+    gcp_buf_t    b;
+    const char  *msg;
+
+    v = gcp_json_parse(op->a, compact->data, compact->len, &msg);
+    if (v == NULL) {
+        gcp_op_error(op, GCP_EINTERNAL, msg, NULL);
+        return;
+    }
+
+    gcp_buf_init(&b, op->a);
+
+    rc = gcp_protobuf_encode(&b, op->api->schemas, v);
+
+    if (rc != GCP_OK) {
+        gcp_op_error(op, rc, NULL, NULL);
+        return;
+    }
+
+    gcp_op_respond(op, status, "application/vnd.kubernetes.protobuf",
+                   (gcp_str_t) { b.data, b.len });
+}
+
+
 /* Sends compact JSON bytes as the negotiated encoding. */
 
 void
@@ -45,6 +76,11 @@ gcp_output_send(gcp_op_t *op, int status, gcp_buf_t *compact)
         return;
     }
 
+
+    if (op->media.kind == GCP_MEDIA_PROTOBUF) {
+        gcp_output_send_protobuf(op, status, compact);
+        return;
+    }
 
     yaml = op->media.kind == GCP_MEDIA_YAML;
 

@@ -12,6 +12,7 @@
 
 #include "gcp_reg.h"
 #include "gcp_json.h"
+#include "gcp_protobuf.h"
 #include "gcp_table.h"
 #include "gcp_validation.h"
 
@@ -52,12 +53,53 @@ gcp_watch_loop(gcp_watch_t *w)
 
 /* Writes one event line; ends the watch when the client cannot keep up. */
 
+/* A JSON event line as a protobuf watch frame, for protobuf clients. */
+
+static int
+gcp_watch_to_protobuf(gcp_watch_t *w, gcp_buf_t *b)
+{
+    int        rc;
+    json_t    *ev;
+    gcp_buf_t  pb;
+
+    ev = json_loadb(b->data, b->len, JSON_ALLOW_NUL, NULL);
+    if (ev == NULL) {
+        return GCP_EINTERNAL;
+    }
+
+    gcp_buf_init(&pb, w->op->a);
+
+    rc = gcp_protobuf_encode_watch_frame(&pb, w->op->api->schemas,
+                              json_string_value(json_object_get(ev, "type")),
+                              json_object_get(ev, "object"));
+    json_decref(ev);
+
+    if (rc == GCP_OK) {
+        *b = pb;
+    }
+
+    return rc;
+}
+
+
+/*
+ * Writes one event (a JSON line in b); ends the watch when the client
+ * cannot keep up.
+ */
+
 static int
 gcp_watch_write(gcp_watch_t *w, gcp_buf_t *b)
 {
     int  rc;
 
     if (w->ended) {
+        return GCP_EINTERNAL;
+    }
+
+    if (!gcp_buf_failed(b) && w->op->media.kind == GCP_MEDIA_PROTOBUF
+        && gcp_watch_to_protobuf(w, b) != GCP_OK)
+    {
+        gcp_watch_end(w);
         return GCP_EINTERNAL;
     }
 
@@ -410,7 +452,11 @@ gcp_watch_begin_stream(gcp_watch_t *w)
     w->streaming = 1;
 
     op->resp.streaming = 1;
-    gcp_op_respond(op, 200, "application/json", (gcp_str_t) { "", 0 });
+    gcp_op_respond(op, 200,
+                   op->media.kind == GCP_MEDIA_PROTOBUF
+                   ? "application/vnd.kubernetes.protobuf;stream=watch"
+                   : "application/json",
+                   (gcp_str_t) { "", 0 });
 
     if (w->lo.timeout > 0) {
         timeout_ms = w->lo.timeout * 1000;

@@ -208,8 +208,8 @@ static const gcp_stream_ops_t  api_stream_ops = {
 
 static api_resp_t *
 api_run(api_env_t *env, const char *method, const char *path,
-    const char *content_type, const char *body, const char *accept,
-    int stream_ms)
+    const char *content_type, const char *body, size_t body_len,
+    const char *accept, int stream_ms)
 {
     char         *q;
     uint64_t      end;
@@ -244,7 +244,7 @@ api_run(api_env_t *env, const char *method, const char *path,
 
     if (body) {
         ar.req.body.data = body;
-        ar.req.body.len = strlen(body);
+        ar.req.body.len = body_len;
     }
 
     ar.req.done = api_done;
@@ -283,7 +283,17 @@ api_resp_t *
 api_call(api_env_t *env, const char *method, const char *path,
     const char *content_type, const char *body, const char *accept)
 {
-    return api_run(env, method, path, content_type, body, accept, 0);
+    return api_run(env, method, path, content_type, body,
+                   body ? strlen(body) : 0, accept, 0);
+}
+
+
+api_resp_t *
+api_call_n(api_env_t *env, const char *method, const char *path,
+    const char *content_type, const char *body, size_t len,
+    const char *accept)
+{
+    return api_run(env, method, path, content_type, body, len, accept, 0);
 }
 
 
@@ -291,7 +301,7 @@ api_resp_t *
 api_call_stream(api_env_t *env, const char *method, const char *path,
     const char *accept, int stream_ms)
 {
-    return api_run(env, method, path, NULL, NULL, accept, stream_ms);
+    return api_run(env, method, path, NULL, NULL, 0, accept, stream_ms);
 }
 
 

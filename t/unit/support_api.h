@@ -48,6 +48,11 @@ gcp_loop_t *api_env_loop(api_env_t *env);
 api_resp_t *api_call(api_env_t *env, const char *method, const char *path,
     const char *content_type, const char *body, const char *accept);
 
+/* As api_call() with a body of len bytes (it may hold NULs). */
+api_resp_t *api_call_n(api_env_t *env, const char *method, const char *path,
+    const char *content_type, const char *body, size_t len,
+    const char *accept);
+
 api_resp_t *api_call_stream(api_env_t *env, const char *method,
     const char *path, const char *accept, int stream_ms);
 
