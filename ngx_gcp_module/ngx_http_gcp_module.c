@@ -26,6 +26,7 @@
 #define NGX_HTTP_GCP_WATCH_BUFFER   (4 * 1024 * 1024)
 #define NGX_HTTP_GCP_MIN_REQUEST_TIMEOUT  1800  /* --min-request-timeout */
 #define NGX_HTTP_GCP_COMPACT_INTERVAL     300000  /* 5 minutes, as upstream */
+#define NGX_HTTP_GCP_OBJECT_CACHE   (64 * 1024 * 1024)
 #define NGX_HTTP_GCP_DRAIN_MS       100
 
 
@@ -110,6 +111,13 @@ static ngx_command_t  ngx_http_gcp_commands[] = {
       offsetof(ngx_http_gcp_main_conf_t, compact_interval),
       NULL },
 
+    { ngx_string("gcp_object_cache_size"),
+      NGX_HTTP_MAIN_CONF|NGX_CONF_TAKE1,
+      ngx_conf_set_size_slot,
+      NGX_HTTP_MAIN_CONF_OFFSET,
+      offsetof(ngx_http_gcp_main_conf_t, object_cache),
+      NULL },
+
     { ngx_string("gcp_version"),
       NGX_HTTP_MAIN_CONF|NGX_CONF_TAKE1,
       ngx_conf_set_str_slot,
@@ -173,6 +181,7 @@ ngx_http_gcp_create_main_conf(ngx_conf_t *cf)
 
     mcf->min_request_timeout = NGX_CONF_UNSET;
     mcf->compact_interval = NGX_CONF_UNSET_MSEC;
+    mcf->object_cache = NGX_CONF_UNSET_SIZE;
     mcf->storage.sync = NGX_CONF_UNSET;
     ngx_queue_init(&mcf->calls);
 
@@ -189,6 +198,7 @@ ngx_http_gcp_init_main_conf(ngx_conf_t *cf, void *conf)
                         NGX_HTTP_GCP_MIN_REQUEST_TIMEOUT);
     ngx_conf_init_msec_value(mcf->compact_interval,
                              NGX_HTTP_GCP_COMPACT_INTERVAL);
+    ngx_conf_init_size_value(mcf->object_cache, NGX_HTTP_GCP_OBJECT_CACHE);
 
     if (mcf->used && mcf->storage.type == NGX_HTTP_GCP_STORAGE_NONE) {
         ngx_conf_log_error(NGX_LOG_EMERG, cf, 0,
@@ -577,6 +587,8 @@ ngx_http_gcp_open(ngx_cycle_t *cycle, ngx_http_gcp_main_conf_t *mcf)
                        ? (const char *) mcf->version.data : NULL;
     conf.max_body = (int) mcf->max_body_size;
     conf.min_watch_timeout = (int) mcf->min_request_timeout;
+
+    conf.object_cache = mcf->object_cache;
 
     /* one process compacts: the first worker (or the single process) */
     conf.compact_interval_ms = ngx_worker == 0 ? mcf->compact_interval : 0;

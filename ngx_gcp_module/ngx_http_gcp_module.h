@@ -40,6 +40,7 @@ typedef struct {
     ngx_str_t                    version;       /* gcp_version */
     time_t                       min_request_timeout;
     ngx_msec_t                   compact_interval;  /* 0: never */
+    size_t                       object_cache;      /* 0: none */
     size_t                       max_body_size; /* http level, for the core */
 
     ngx_flag_t                   used;      /* some gcp_api exists */

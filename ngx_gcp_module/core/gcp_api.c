@@ -9,6 +9,7 @@
 #include "gcp_compact.h"
 #include "gcp_discovery.h"
 #include "gcp_health.h"
+#include "gcp_objcache.h"
 #include "gcp_json.h"
 #include "gcp_openapi_serve.h"
 #include "gcp_protobuf.h"
@@ -59,6 +60,15 @@ gcp_api_create(const gcp_api_conf_t *conf, const char **err)
         return NULL;
     }
 
+    if (conf->object_cache) {
+        api->objcache = gcp_objcache_create(conf->object_cache);
+        if (api->objcache == NULL) {
+            *err = "out of memory";
+            gcp_api_destroy(api);
+            return NULL;
+        }
+    }
+
     if (conf->compact_interval_ms) {
         api->compactor = gcp_compactor_start(api->store, conf->loop,
                                              conf->compact_interval_ms);
@@ -81,6 +91,7 @@ gcp_api_destroy(gcp_api_t *api)
     }
 
     gcp_compactor_stop(api->compactor);
+    gcp_objcache_free(api->objcache);
     gcp_openapi_cache_free(api);
     gcp_registry_free(api->registry);
     gcp_schema_set_free(api->schemas);

@@ -97,6 +97,8 @@ typedef struct {
     int           min_watch_timeout;    /* seconds: random in [min, 2*min) */
     uint64_t      compact_interval_ms;  /* 0: this process does not */
                                         /* compact the store */
+    size_t        object_cache;         /* bytes of decoded objects kept */
+                                        /* per process; 0: no cache */
     const char   *data_dir;
 } gcp_api_conf_t;
 

@@ -37,6 +37,7 @@ struct gcp_api_s {
     void               *discovery;      /* gcp_discovery.c's cache */
     void               *openapi;        /* gcp_openapi cache */
     void               *compactor;      /* gcp_compactor_t, or NULL */
+    void               *objcache;       /* gcp_objcache_t, or NULL */
     uint64_t            start_ms;
     unsigned            ready:1;
 };

@@ -156,8 +156,19 @@ gcp_output_event_object(gcp_op_t *op, gcp_buf_t *b, const gcp_kv_t *kv,
     }
 
     meta = json_object_get(obj, "metadata");
-    if (meta && rv > 0) {
-        json_object_set_new(meta, "resourceVersion",
+
+    if (meta && rv > 0 && gcp_parse_rv(gcp_meta_str(obj, "resourceVersion"))
+                          != rv)
+    {
+        /* the object may be shared (object cache): change a copy */
+
+        obj = gcp_reg_own_meta(op, obj);
+        if (obj == NULL) {
+            return GCP_ENOMEM;
+        }
+
+        json_object_set_new(json_object_get(obj, "metadata"),
+                            "resourceVersion",
                             json_string(gcp_sprintf(op->a, "%lld",
                                                     (long long) rv)));
     }

@@ -15,6 +15,9 @@
 
 
 #define GCP_REG_MAX_RETRIES      64
+
+/* estimated bytes of a decoded object per byte of its JSON */
+#define GCP_OBJCACHE_COST        6
 #define GCP_REG_GENERATE_TRIES   8
 
 
@@ -123,8 +126,16 @@ const char *gcp_reg_api_version(gcp_op_t *op);
 /* The storage key of the object the request names. */
 gcp_str_t gcp_reg_key(gcp_op_t *op);
 
-/* Decodes a stored kv into the resource's (external) form, borrowed. */
+/*
+ * Decodes a stored kv into the resource's (external) form.  The result is
+ * borrowed and may be shared with the process's object cache: read-only.
+ * gcp_reg_decode_kv_copy() returns a private copy the caller may change.
+ */
 json_t *gcp_reg_decode_kv(gcp_op_t *op, const gcp_kv_t *kv);
+json_t *gcp_reg_decode_kv_copy(gcp_op_t *op, const gcp_kv_t *kv);
+
+/* Returns obj with its own metadata, safe to change (shared objects). */
+json_t *gcp_reg_own_meta(gcp_op_t *op, const json_t *obj);
 
 /* Converts an incoming object to storage form (to_internal), borrowed. */
 json_t *gcp_reg_to_storage(gcp_op_t *op, json_t *obj);

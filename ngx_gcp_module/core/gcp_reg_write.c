@@ -759,7 +759,8 @@ gcp_write_got(void *arg, gcp_store_result_t *res)
     }
 
     w->cur = res->kvs[0];
-    w->old = gcp_reg_decode_kv(op, &w->cur);
+    /* a private copy: strategies may share its parts with the new object */
+    w->old = gcp_reg_decode_kv_copy(op, &w->cur);
 
     if (w->old == NULL) {
         gcp_op_error(op, GCP_EINTERNAL, "stored object is corrupt", NULL);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <stdio.h>
 
+#include "gcp_objcache.h"
 #include "gcp_reg.h"
 #include "gcp_selector.h"
 #include "gcp_time.h"
@@ -729,13 +730,42 @@ gcp_reg_internal_kind(gcp_op_t *op)
 }
 
 
+/*
+ * The stored form of kv, decoded: from the process's object cache when it
+ * holds this revision, else parsed and cached.  Shared: read-only.
+ */
+
+static json_t *
+gcp_reg_decode_stored(gcp_op_t *op, const gcp_kv_t *kv)
+{
+    json_t  *obj;
+
+    if (op->api->objcache && kv->mod_revision > 0) {
+        obj = gcp_objcache_get(op->api->objcache, kv->key, kv->mod_revision);
+
+        if (obj) {
+            return gcp_json_arena(op->a, obj);
+        }
+    }
+
+    obj = gcp_object_decode(op->a, kv->value, kv->mod_revision);
+
+    if (obj && op->api->objcache && kv->mod_revision > 0 && kv->key.len) {
+        gcp_objcache_put(op->api->objcache, kv->key, kv->mod_revision, obj,
+                         kv->value.len * GCP_OBJCACHE_COST);
+    }
+
+    return obj;
+}
+
+
 json_t *
 gcp_reg_decode_kv(gcp_op_t *op, const gcp_kv_t *kv)
 {
     json_t                *obj, *ext;
     const gcp_strategy_t  *st = op->res->strategy;
 
-    obj = gcp_object_decode(op->a, kv->value, kv->mod_revision);
+    obj = gcp_reg_decode_stored(op, kv);
 
     if (obj && st && st->to_external) {
         ext = st->to_external(op, obj);
@@ -743,6 +773,38 @@ gcp_reg_decode_kv(gcp_op_t *op, const gcp_kv_t *kv)
     }
 
     return obj;
+}
+
+
+json_t *
+gcp_reg_own_meta(gcp_op_t *op, const json_t *obj)
+{
+    json_t  *copy, *meta;
+
+    copy = gcp_json_arena(op->a, json_copy((json_t *) obj));
+    if (copy == NULL) {
+        return NULL;
+    }
+
+    meta = json_object_get(obj, "metadata");
+
+    if (meta && json_object_set_new(copy, "metadata", json_copy(meta)) != 0)
+    {
+        return NULL;
+    }
+
+    return copy;
+}
+
+
+json_t *
+gcp_reg_decode_kv_copy(gcp_op_t *op, const gcp_kv_t *kv)
+{
+    json_t  *obj;
+
+    obj = gcp_reg_decode_kv(op, kv);
+
+    return obj ? gcp_json_arena(op->a, json_deep_copy(obj)) : NULL;
 }
 
 

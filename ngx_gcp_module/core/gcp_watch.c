@@ -137,6 +137,13 @@ gcp_watch_object(gcp_watch_t *w, gcp_buf_t *b, const gcp_kv_t *kv,
         }
     }
 
+    /* the object may be shared (object cache): change a copy */
+
+    obj = gcp_reg_own_meta(op, obj);
+    if (obj == NULL) {
+        return GCP_ENOMEM;
+    }
+
     gcp_meta_set_str(obj, "resourceVersion",
                      gcp_sprintf(op->a, "%lld", (long long) rv));
 

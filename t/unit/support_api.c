@@ -72,6 +72,7 @@ api_env_create(void)
     conf.loop = env->loop;
     conf.store = env->store;
     conf.min_watch_timeout = 1800;
+    conf.object_cache = 8 << 20;
 
     env->api = gcp_api_create(&conf, &err);
     if (env->api == NULL) {
