@@ -12,7 +12,6 @@
 #include "gcp_objcache.h"
 #include "gcp_json.h"
 #include "gcp_openapi_serve.h"
-#include "gcp_protobuf.h"
 #include "gcp_rand.h"
 #include "gcp_reg.h"
 #include "gcp_time.h"
@@ -364,7 +363,7 @@ gcp_api_resource(gcp_op_t *op)
               | GCP_MEDIA_BIT(GCP_MEDIA_PARTIAL)
               | GCP_MEDIA_BIT(GCP_MEDIA_PARTIAL_LIST);
 
-    if (gcp_protobuf_capable(op->api->schemas, op->res->schema)) {
+    if (op->res->protobuf) {
         allowed |= GCP_MEDIA_BIT(GCP_MEDIA_PROTOBUF);
     }
 

@@ -75,6 +75,7 @@ struct gcp_resource_s {
     unsigned                  namespaced:1;
     unsigned                  name_mode:2;      /* gcp_name_mode_t */
     unsigned                  delete_returns_object:1;
+    unsigned                  protobuf:1;       /* has a protobuf encoding */
     unsigned                  verbs;            /* GCP_VERB_* */
 
     const gcp_subresource_t  *subresources;

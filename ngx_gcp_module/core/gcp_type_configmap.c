@@ -47,6 +47,7 @@ static const gcp_column_t  gcp_configmap_columns[] = {
 
 
 const gcp_resource_t  gcp_type_configmaps = {
+    .protobuf = 1,
     .group = "",
     .version = "v1",
     .name = "configmaps",

@@ -270,6 +270,7 @@ static const gcp_strategy_t  gcp_event_strategy = {
 
 
 const gcp_resource_t  gcp_type_events = {
+    .protobuf = 1,
     .group = "",
     .version = "v1",
     .name = "events",

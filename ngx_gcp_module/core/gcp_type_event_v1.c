@@ -160,6 +160,7 @@ static const gcp_strategy_t  gcp_event_v1_strategy = {
 
 
 const gcp_resource_t  gcp_type_events_k8s_io = {
+    .protobuf = 1,
     .group = "events.k8s.io",
     .version = "v1",
     .name = "events",

@@ -46,6 +46,7 @@ static const gcp_column_t  gcp_lease_columns[] = {
 
 
 const gcp_resource_t  gcp_type_leases = {
+    .protobuf = 1,
     .group = "coordination.k8s.io",
     .version = "v1",
     .name = "leases",

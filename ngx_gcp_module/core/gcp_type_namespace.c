@@ -235,6 +235,7 @@ static const gcp_column_t  gcp_namespace_columns[] = {
 
 
 const gcp_resource_t  gcp_type_namespaces = {
+    .protobuf = 1,
     .group = "",
     .version = "v1",
     .name = "namespaces",

@@ -124,6 +124,7 @@ static const gcp_column_t  gcp_secret_columns[] = {
 
 
 const gcp_resource_t  gcp_type_secrets = {
+    .protobuf = 1,
     .group = "",
     .version = "v1",
     .name = "secrets",

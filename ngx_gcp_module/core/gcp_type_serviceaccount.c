@@ -49,6 +49,7 @@ static const gcp_column_t  gcp_serviceaccount_columns[] = {
 
 
 const gcp_resource_t  gcp_type_serviceaccounts = {
+    .protobuf = 1,
     .group = "",
     .version = "v1",
     .name = "serviceaccounts",

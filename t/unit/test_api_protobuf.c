@@ -13,6 +13,7 @@
 
 #include "gcp_op.h"
 #include "gcp_protobuf.h"
+#include "gcp_registry.h"
 #include "support_api.h"
 
 
@@ -120,11 +121,34 @@ test_protobuf_roundtrip(void **state)
 }
 
 
+/* Every resource that says it has protobuf has it in its schema. */
+
+static void
+test_protobuf_flags(void **state)
+{
+    size_t           i;
+    api_env_t       *env;
+    gcp_registry_t  *reg;
+
+    env = api_env_create();
+    reg = api_env_api(env)->registry;
+
+    for (i = 0; i < reg->n; i++) {
+        assert_int_equal(reg->resources[i]->protobuf,
+                         gcp_protobuf_capable(api_env_api(env)->schemas,
+                                              reg->resources[i]->schema));
+    }
+
+    api_env_destroy(env);
+}
+
+
 int
 main(void)
 {
     const struct CMUnitTest  tests[] = {
         cmocka_unit_test(test_protobuf_roundtrip),
+        cmocka_unit_test(test_protobuf_flags),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
