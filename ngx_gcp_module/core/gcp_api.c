@@ -216,7 +216,7 @@ gcp_api_version(gcp_op_t *op)
 
     gcp_buf_init(&b, op->a);
     gcp_buf_printf(&b, "{\"major\":\"1\",\"minor\":\"32\",\"gitVersion\":");
-    gcp_buf_add_json_string(&b, op->api->conf.git_version,
+    gcp_json_add_string(&b, op->api->conf.git_version,
                             strlen(op->api->conf.git_version));
     gcp_buf_addstr(&b, ",\"gitCommit\":\"\",\"gitTreeState\":\"clean\","
                        "\"buildDate\":\"" GCP_BUILD_DATE "\","

@@ -398,47 +398,19 @@ gcp_buf_add_int(gcp_buf_t *b, int64_t v)
 }
 
 
-void
-gcp_buf_add_json_string(gcp_buf_t *b, const char *s, size_t n)
+gcp_str_t
+gcp_buf_dup(gcp_buf_t *b)
 {
-    size_t         i, start;
-    unsigned char  c;
-    char           esc[8];
+    gcp_str_t  s = gcp_null_string;
 
-    static const char  hex[] = "0123456789abcdef";
-
-    gcp_buf_addc(b, '"');
-
-    start = 0;
-
-    for (i = 0; i < n; i++) {
-        c = (unsigned char) s[i];
-
-        if (c >= 0x20 && c != '"' && c != '\\') {
-            continue;
-        }
-
-        gcp_buf_add(b, s + start, i - start);
-        start = i + 1;
-
-        switch (c) {
-        case '"':  gcp_buf_add(b, "\\\"", 2); break;
-        case '\\': gcp_buf_add(b, "\\\\", 2); break;
-        case '\n': gcp_buf_add(b, "\\n", 2); break;
-        case '\r': gcp_buf_add(b, "\\r", 2); break;
-        case '\t': gcp_buf_add(b, "\\t", 2); break;
-        case '\b': gcp_buf_add(b, "\\b", 2); break;
-        case '\f': gcp_buf_add(b, "\\f", 2); break;
-        default:
-            esc[0] = '\\'; esc[1] = 'u'; esc[2] = '0'; esc[3] = '0';
-            esc[4] = hex[c >> 4];
-            esc[5] = hex[c & 0xf];
-            gcp_buf_add(b, esc, 6);
-        }
+    if (gcp_buf_failed(b)) {
+        return s;
     }
 
-    gcp_buf_add(b, s + start, n - start);
-    gcp_buf_addc(b, '"');
+    s.data = gcp_strndup(b->arena, b->data ? b->data : "", b->len);
+    s.len = s.data ? b->len : 0;
+
+    return s;
 }
 
 

@@ -209,10 +209,10 @@ gcp_continue_expired(gcp_op_t *op, gcp_str_t start, gcp_str_t prefix)
     gcp_buf_init(&b, op->a);
     gcp_buf_addstr(&b, "{\"kind\":\"Status\",\"apiVersion\":\"v1\","
                        "\"metadata\":{\"continue\":");
-    gcp_buf_add_json_string(&b, token ? token : "", token ? strlen(token)
+    gcp_json_add_string(&b, token ? token : "", token ? strlen(token)
                                                           : 0);
     gcp_buf_addstr(&b, "},\"status\":\"Failure\",\"message\":");
-    gcp_buf_add_json_string(&b, msg, strlen(msg));
+    gcp_json_add_string(&b, msg, strlen(msg));
     gcp_buf_addstr(&b, ",\"reason\":\"Expired\",\"code\":410}");
 
     gcp_op_respond_buf(op, 410, &b);

@@ -112,9 +112,13 @@ void gcp_buf_printf(gcp_buf_t *b, const char *fmt, ...)
     ;
 /* Appends the decimal digits of v (no printf). */
 void gcp_buf_add_int(gcp_buf_t *b, int64_t v);
-/* Appends s as a JSON string literal, quotes included. */
-void gcp_buf_add_json_string(gcp_buf_t *b, const char *s, size_t n);
 #define gcp_buf_failed(b)  ((b)->failed)
+
+/*
+ * Returns a copy of the contents owned by the arena (NUL-terminated), or
+ * an empty gcp_str_t (data NULL) after a failure.
+ */
+gcp_str_t gcp_buf_dup(gcp_buf_t *b);
 
 /* Returns a NUL-terminated view of the contents (the NUL is not counted). */
 const char *gcp_buf_cstr(gcp_buf_t *b);

@@ -9,6 +9,7 @@
 #include <openssl/sha.h>
 #include <stdlib.h>
 
+#include "gcp_json.h"
 #include "gcp_discovery.h"
 #include "gcp_reg.h"
 
@@ -62,7 +63,7 @@ gcp_disc_strings(gcp_buf_t *b, const char *key, const char * const *list)
             gcp_buf_addc(b, ',');
         }
 
-        gcp_buf_add_json_string(b, list[i], strlen(list[i]));
+        gcp_json_add_string(b, list[i], strlen(list[i]));
     }
 
     gcp_buf_addc(b, ']');

@@ -1812,21 +1812,12 @@ gcp_json_dump_buf(gcp_buf_t *b, const json_t *v, int pretty)
 gcp_str_t
 gcp_json_dump(gcp_arena_t *a, const json_t *v, int pretty)
 {
-    gcp_buf_t   b;
-    gcp_str_t   s = gcp_null_string;
+    gcp_buf_t  b;
 
     gcp_buf_init(&b, a);
     gcp_json_dump_buf(&b, v, pretty);
-    gcp_buf_reserve(&b, 0);
 
-    if (gcp_buf_failed(&b)) {
-        return s;
-    }
-
-    s.data = gcp_strndup(a, b.data ? b.data : "", b.len);
-    s.len = s.data ? b.len : 0;
-
-    return s;
+    return gcp_buf_dup(&b);
 }
 
 
@@ -1904,4 +1895,32 @@ gcp_json_object_child(json_t *obj, const char *key)
     }
 
     return v;
+}
+
+
+const char *
+gcp_json_go_kind(const json_t *v)
+{
+    switch (json_typeof(v)) {
+
+    case JSON_OBJECT:
+        return "object";
+
+    case JSON_ARRAY:
+        return "array";
+
+    case JSON_STRING:
+        return "string";
+
+    case JSON_INTEGER:
+    case JSON_REAL:
+        return "number";
+
+    case JSON_TRUE:
+    case JSON_FALSE:
+        return "bool";
+
+    default:
+        return "null";
+    }
 }

@@ -153,4 +153,12 @@ const char *gcp_json_get_str(const json_t *obj, ...)
 json_t *gcp_json_object_child(json_t *obj, const char *key);
 
 
+/*
+ * Returns the word Go's decoder uses for the kind of a JSON value in its
+ * errors ("object", "array", "string", "number", "bool", "null").
+ * Static.
+ */
+const char *gcp_json_go_kind(const json_t *v);
+
+
 #endif /* _GCP_JSON_H_INCLUDED_ */

@@ -5,6 +5,7 @@
 
 #include <strings.h>
 
+#include "gcp_json.h"
 #include "gcp_op.h"
 
 
@@ -34,7 +35,7 @@ gcp_op_warning(gcp_op_t *op, const char *text)
 
     gcp_buf_init(&b, op->a);
     gcp_buf_addstr(&b, "299 - ");
-    gcp_buf_add_json_string(&b, text, strlen(text));
+    gcp_json_add_string(&b, text, strlen(text));
 
     gcp_op_header(op, "Warning", gcp_buf_cstr(&b));
 }

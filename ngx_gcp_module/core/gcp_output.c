@@ -246,7 +246,7 @@ gcp_output_list_meta(gcp_buf_t *b, int64_t rev, const char *cont,
 
     if (cont) {
         gcp_buf_addstr(b, ",\"continue\":");
-        gcp_buf_add_json_string(b, cont, strlen(cont));
+        gcp_json_add_string(b, cont, strlen(cont));
     }
 
     if (cont && remaining >= 0) {
@@ -308,7 +308,7 @@ gcp_output_list(gcp_op_t *op, gcp_kv_t **kvs, json_t **objs, size_t n,
 
     } else {
         gcp_buf_addstr(&b, "{\"kind\":");
-        gcp_buf_add_json_string(&b, op->res->list_kind,
+        gcp_json_add_string(&b, op->res->list_kind,
                                 strlen(op->res->list_kind));
         gcp_buf_addstr(&b, ",\"apiVersion\":");
         gcp_buf_addstr(&b, "\"");

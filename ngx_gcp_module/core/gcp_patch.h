@@ -163,12 +163,6 @@ int gcp_patch_parse(gcp_arena_t *a, const char *p, size_t len, json_t **out,
     const char **msg);
 
 /*
- * Returns the word Go's json.UnmarshalTypeError uses for v's kind:
- * "object", "array", "string", "number", "bool", or "null".  Static.
- */
-const char *gcp_patch_go_kind(const json_t *v);
-
-/*
  * Returns a string formatted as by vprintf(), owned by the arena, or NULL
  * when out of memory.
  */

@@ -84,7 +84,7 @@ gcp_patch_json(gcp_arena_t *a, const json_t *doc, const char *patch,
 
     } else if (!json_is_array(ops)) {
         where = gcp_sprintf(a, "%s into Go value of type "
-                            "[]handlers.jsonPatchOp", gcp_patch_go_kind(ops));
+                            "[]handlers.jsonPatchOp", gcp_json_go_kind(ops));
     }
 
     for (i = 0; where == NULL && i < json_array_size(ops); i++) {
@@ -96,7 +96,7 @@ gcp_patch_json(gcp_arena_t *a, const json_t *doc, const char *patch,
 
         if (!json_is_object(op)) {
             where = gcp_sprintf(a, "%s into Go value of type "
-                                "handlers.jsonPatchOp", gcp_patch_go_kind(op));
+                                "handlers.jsonPatchOp", gcp_json_go_kind(op));
             break;
         }
 
@@ -108,7 +108,7 @@ gcp_patch_json(gcp_arena_t *a, const json_t *doc, const char *patch,
             {
                 where = gcp_sprintf(a, "%s into Go struct field "
                                     "jsonPatchOp.%s of type string",
-                                    gcp_patch_go_kind(f), key);
+                                    gcp_json_go_kind(f), key);
                 break;
             }
         }
@@ -210,7 +210,7 @@ gcp_jp_apply(gcp_jp_t *jp, const json_t *doc, const json_t *ops)
 
     if (!json_is_object(doc) && !json_is_array(doc)) {
         return gcp_jp_fail(jp, "json: cannot unmarshal %s into Go value of "
-                           "type jsonpatch.partialDoc", gcp_patch_go_kind(doc));
+                           "type jsonpatch.partialDoc", gcp_json_go_kind(doc));
     }
 
     jp->root = json_deep_copy(doc);
@@ -311,7 +311,7 @@ gcp_jp_field(gcp_jp_t *jp, json_t *op, const char *name, gcp_str_t *s,
 
     if (!json_is_string(v)) {
         *err = gcp_jp_errf(jp, "json: cannot unmarshal %s into Go value of "
-                           "type string", gcp_patch_go_kind(v));
+                           "type string", gcp_json_go_kind(v));
         return NULL;
     }
 

@@ -65,34 +65,6 @@ gcp_patch_parse(gcp_arena_t *a, const char *p, size_t len, json_t **out,
 }
 
 
-const char *
-gcp_patch_go_kind(const json_t *v)
-{
-    switch (json_typeof(v)) {
-
-    case JSON_OBJECT:
-        return "object";
-
-    case JSON_ARRAY:
-        return "array";
-
-    case JSON_STRING:
-        return "string";
-
-    case JSON_INTEGER:
-    case JSON_REAL:
-        return "number";
-
-    case JSON_TRUE:
-    case JSON_FALSE:
-        return "bool";
-
-    default:
-        return "null";
-    }
-}
-
-
 char *
 gcp_patch_vsprintf(gcp_arena_t *a, const char *fmt, va_list args)
 {
@@ -199,7 +171,7 @@ gcp_patch_merge(gcp_arena_t *a, const json_t *doc, const char *patch,
     if (!json_is_object(p)) {
         *msg = gcp_sprintf(a, "error decoding patch: json: cannot unmarshal "
                            "%s into Go value of type map[string]interface {}",
-                           gcp_patch_go_kind(p));
+                           gcp_json_go_kind(p));
         json_decref(p);
         return *msg ? GCP_EBADREQUEST : GCP_ENOMEM;
     }

@@ -2293,7 +2293,7 @@ gcp_patch_strategic(gcp_arena_t *a, const gcp_schema_set_t *set,
     if (!json_is_object(p) && !json_is_null(p)) {
         *msg = gcp_sprintf(a, "json: cannot unmarshal %s into Go value of "
                            "type map[string]interface {}",
-                           gcp_patch_go_kind(p));
+                           gcp_json_go_kind(p));
         json_decref(p);
         return *msg ? GCP_EBADREQUEST : GCP_ENOMEM;
     }

@@ -648,9 +648,7 @@ gcp_reg_decode_body(gcp_op_t *op, gcp_field_validation_t fv)
                               "value of type struct { APIVersion string "
                               "\"json:\\\"apiVersion,omitempty\\\"\"; Kind "
                               "string \"json:\\\"kind,omitempty\\\"\" }",
-                              json_is_array(obj) ? "array"
-                              : json_is_string(obj) ? "string"
-                              : json_is_number(obj) ? "number" : "bool");
+                              gcp_json_go_kind(obj));
         }
 
         gcp_op_error(op, GCP_EBADREQUEST,

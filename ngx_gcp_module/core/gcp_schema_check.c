@@ -223,26 +223,6 @@ gcp_schema_prune_unknown(const gcp_schema_set_t *set, const json_t *schema,
 /* ---------------------------------------------------- Go value helpers */
 
 
-/* The word Go's decoder uses for a JSON value. */
-static const char *
-gcp_go_json_kind(const json_t *v)
-{
-    switch (json_typeof(v)) {
-    case JSON_OBJECT:
-        return "object";
-    case JSON_ARRAY:
-        return "array";
-    case JSON_STRING:
-        return "string";
-    case JSON_INTEGER:
-    case JSON_REAL:
-        return "number";
-    default:
-        return "bool";
-    }
-}
-
-
 /*
  * Returns -1 when s is base64 Go's base64.StdEncoding accepts (padding
  * required, CR and LF ignored), else the offset its CorruptInputError
@@ -500,7 +480,7 @@ gcp_types_integer(gcp_types_ctx_t *ctx, const json_t *v, int bits,
     json_int_t  n;
 
     if (!json_is_number(v)) {
-        gcp_types_mismatch(ctx, gcp_go_json_kind(v), type, fatal);
+        gcp_types_mismatch(ctx, gcp_json_go_kind(v), type, fatal);
         return;
     }
 
@@ -527,7 +507,7 @@ gcp_types_time(gcp_types_ctx_t *ctx, const json_t *v, int micro)
     struct timespec   ts;
 
     if (!json_is_string(v)) {
-        gcp_types_mismatch(ctx, gcp_go_json_kind(v), "string", 1);
+        gcp_types_mismatch(ctx, gcp_json_go_kind(v), "string", 1);
         return;
     }
 
@@ -566,7 +546,7 @@ gcp_types_bytes(gcp_types_ctx_t *ctx, const json_t *node, const json_t *v)
     }
 
     if (!json_is_string(v)) {
-        gcp_types_mismatch(ctx, gcp_go_json_kind(v),
+        gcp_types_mismatch(ctx, gcp_json_go_kind(v),
                            gcp_types_go_type(ctx, node), 0);
         return;
     }
@@ -682,7 +662,7 @@ gcp_types_walk(gcp_types_ctx_t *ctx, const json_t *node, const json_t *v)
         }
 
         if (!json_is_object(v)) {
-            gcp_types_mismatch(ctx, gcp_go_json_kind(v),
+            gcp_types_mismatch(ctx, gcp_json_go_kind(v),
                                gcp_types_go_type(ctx, node), 0);
             return;
         }
@@ -701,7 +681,7 @@ gcp_types_walk(gcp_types_ctx_t *ctx, const json_t *node, const json_t *v)
 
     if (strcmp(type, "array") == 0) {
         if (!json_is_array(v)) {
-            gcp_types_mismatch(ctx, gcp_go_json_kind(v),
+            gcp_types_mismatch(ctx, gcp_json_go_kind(v),
                                gcp_types_go_type(ctx, node), 0);
             return;
         }
@@ -718,7 +698,7 @@ gcp_types_walk(gcp_types_ctx_t *ctx, const json_t *node, const json_t *v)
             gcp_types_bytes(ctx, node, v);
 
         } else if (!json_is_string(v)) {
-            gcp_types_mismatch(ctx, gcp_go_json_kind(v),
+            gcp_types_mismatch(ctx, gcp_json_go_kind(v),
                                gcp_types_go_type(ctx, node), 0);
         }
 
@@ -735,7 +715,7 @@ gcp_types_walk(gcp_types_ctx_t *ctx, const json_t *node, const json_t *v)
     if ((strcmp(type, "number") == 0 && !json_is_number(v))
         || (strcmp(type, "boolean") == 0 && !json_is_boolean(v)))
     {
-        gcp_types_mismatch(ctx, gcp_go_json_kind(v),
+        gcp_types_mismatch(ctx, gcp_json_go_kind(v),
                            gcp_types_go_type(ctx, node), 0);
     }
 }

@@ -10,97 +10,11 @@
 
 #include "gcp_selector.h"
 #include "gcp_ferr.h"
+#include "gcp_validation.h"
 
 
 /* ------------------------------------------------------------------ */
-/* label key and value validation (IsQualifiedName, IsValidLabelValue) */
-
-#define GCP_SEL_QNAME_FMT  "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]"
-
-#define GCP_SEL_QNAME_MSG                                                     \
-    "must consist of alphanumeric characters, '-', '_' or '.', and must "     \
-    "start and end with an alphanumeric character (e.g. 'MyName',  or "       \
-    "'my.name',  or '123-abc', regex used for validation is '"                \
-    GCP_SEL_QNAME_FMT "')"
-
-#define GCP_SEL_QNAME_PARTS_MSG                                               \
-    "a qualified name " GCP_SEL_QNAME_MSG " with an optional DNS subdomain "  \
-    "prefix and '/' (e.g. 'example.com/MyName')"
-
-#define GCP_SEL_VALUE_MSG                                                     \
-    "a valid label must be an empty string or consist of alphanumeric "       \
-    "characters, '-', '_' or '.', and must start and end with an "            \
-    "alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', "   \
-    "regex used for validation is '(" GCP_SEL_QNAME_FMT ")?')"
-
-#define GCP_SEL_SUBDOMAIN_MSG                                                 \
-    "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric " \
-    "characters, '-' or '.', and must start and end with an alphanumeric "    \
-    "character (e.g. 'example.com', regex used for validation is "            \
-    "'[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')"
-
-#define GCP_SEL_NAME_MAX       63
-#define GCP_SEL_SUBDOMAIN_MAX  253
-
-#define gcp_sel_alnum(c)                                                      \
-    (((c) >= 'a' && (c) <= 'z') || ((c) >= 'A' && (c) <= 'Z')                 \
-     || ((c) >= '0' && (c) <= '9'))
-
-#define gcp_sel_lower_alnum(c)                                                \
-    (((c) >= 'a' && (c) <= 'z') || ((c) >= '0' && (c) <= '9'))
-
-
-/* Matches GCP_SEL_QNAME_FMT (an empty string does not). */
-static int
-gcp_sel_qname_match(const char *s, size_t len)
-{
-    size_t  i;
-
-    if (len == 0 || !gcp_sel_alnum(s[0]) || !gcp_sel_alnum(s[len - 1])) {
-        return 0;
-    }
-
-    for (i = 1; i + 1 < len; i++) {
-        if (!gcp_sel_alnum(s[i]) && s[i] != '-' && s[i] != '_'
-            && s[i] != '.')
-        {
-            return 0;
-        }
-    }
-
-    return 1;
-}
-
-
-/* Matches the DNS-1123 subdomain regex (length not checked). */
-static int
-gcp_sel_subdomain_match(const char *s, size_t len)
-{
-    size_t  i, start;
-
-    start = 0;
-
-    for (i = 0; i <= len; i++) {
-        if (i < len && s[i] != '.') {
-            if (!gcp_sel_lower_alnum(s[i]) && s[i] != '-') {
-                return 0;
-            }
-            continue;
-        }
-
-        /* one label: s[start, i) */
-        if (i == start || !gcp_sel_lower_alnum(s[start])
-            || !gcp_sel_lower_alnum(s[i - 1]))
-        {
-            return 0;
-        }
-
-        start = i + 1;
-    }
-
-    return 1;
-}
-
+/* label key and value validation (gcp_validation.c's checks)         */
 
 /* Appends one message to a "; "-joined list, as strings.Join(errs, "; "). */
 static void
@@ -115,64 +29,32 @@ gcp_sel_msg(gcp_buf_t *b, int *n, const char *prefix, const char *msg)
 }
 
 
+/* Appends the messages of one check to b, "; "-joined; returns them. */
+static int
+gcp_sel_msgs(gcp_buf_t *b, const gcp_msgs_t *m)
+{
+    size_t  i;
+    int     n;
+
+    n = 0;
+
+    for (i = 0; i < m->n; i++) {
+        gcp_sel_msg(b, &n, "", m->msg[i]);
+    }
+
+    return n;
+}
+
+
 /* IsQualifiedName: appends its messages to b; returns their number. */
 static int
 gcp_sel_key_errors(gcp_buf_t *b, const char *s, size_t len)
 {
-    int          n;
-    size_t       nslash, plen;
-    const char  *slash, *name;
+    gcp_msgs_t  m;
 
-    n = 0;
-    nslash = 0;
-    slash = NULL;
+    gcp_is_qualified_name(s, len, &m);
 
-    for (name = s; name < s + len; name++) {
-        if (*name == '/') {
-            nslash++;
-            slash = slash ? slash : name;
-        }
-    }
-
-    if (nslash > 1) {
-        gcp_sel_msg(b, &n, "", GCP_SEL_QNAME_PARTS_MSG);
-        return n;
-    }
-
-    name = s;
-
-    if (slash) {
-        plen = (size_t) (slash - s);
-        name = slash + 1;
-        len -= plen + 1;
-
-        if (plen == 0) {
-            gcp_sel_msg(b, &n, "prefix part ", "must be non-empty");
-
-        } else {
-            if (plen > GCP_SEL_SUBDOMAIN_MAX) {
-                gcp_sel_msg(b, &n, "prefix part ",
-                            "must be no more than 253 characters");
-            }
-
-            if (!gcp_sel_subdomain_match(s, plen)) {
-                gcp_sel_msg(b, &n, "prefix part ", GCP_SEL_SUBDOMAIN_MSG);
-            }
-        }
-    }
-
-    if (len == 0) {
-        gcp_sel_msg(b, &n, "name part ", "must be non-empty");
-
-    } else if (len > GCP_SEL_NAME_MAX) {
-        gcp_sel_msg(b, &n, "name part ", "must be no more than 63 characters");
-    }
-
-    if (!gcp_sel_qname_match(name, len)) {
-        gcp_sel_msg(b, &n, "name part ", GCP_SEL_QNAME_MSG);
-    }
-
-    return n;
+    return gcp_sel_msgs(b, &m);
 }
 
 
@@ -180,19 +62,11 @@ gcp_sel_key_errors(gcp_buf_t *b, const char *s, size_t len)
 static int
 gcp_sel_value_errors(gcp_buf_t *b, const char *s, size_t len)
 {
-    int  n;
+    gcp_msgs_t  m;
 
-    n = 0;
+    gcp_is_label_value(s, len, &m);
 
-    if (len > GCP_SEL_NAME_MAX) {
-        gcp_sel_msg(b, &n, "", "must be no more than 63 characters");
-    }
-
-    if (len > 0 && !gcp_sel_qname_match(s, len)) {
-        gcp_sel_msg(b, &n, "", GCP_SEL_VALUE_MSG);
-    }
-
-    return n;
+    return gcp_sel_msgs(b, &m);
 }
 
 

@@ -3,6 +3,7 @@
  * metav1.Status bodies (see gcp_status.h).
  */
 
+#include "gcp_json.h"
 #include "gcp_status.h"
 
 
@@ -19,9 +20,9 @@ gcp_status_str(gcp_buf_t *b, const char *key, const char *value, int *first)
 
     *first = 0;
 
-    gcp_buf_add_json_string(b, key, strlen(key));
+    gcp_json_add_string(b, key, strlen(key));
     gcp_buf_addc(b, ':');
-    gcp_buf_add_json_string(b, value, strlen(value));
+    gcp_json_add_string(b, value, strlen(value));
 }
 
 
@@ -65,9 +66,9 @@ gcp_status_details(gcp_buf_t *b, const gcp_status_details_t *d)
             gcp_buf_addstr(b, "\"");
             gcp_buf_addstr(b, gcp_ferr_reason(e->type));
             gcp_buf_addstr(b, "\",\"message\":");
-            gcp_buf_add_json_string(b, m, strlen(m));
+            gcp_json_add_string(b, m, strlen(m));
             gcp_buf_addstr(b, ",\"field\":");
-            gcp_buf_add_json_string(b, e->field, strlen(e->field));
+            gcp_json_add_string(b, e->field, strlen(e->field));
             gcp_buf_addc(b, '}');
         }
 
@@ -92,12 +93,12 @@ gcp_status_failure(gcp_buf_t *b, int code, const char *reason,
 
     if (message && message[0]) {
         gcp_buf_addstr(b, ",\"message\":");
-        gcp_buf_add_json_string(b, message, strlen(message));
+        gcp_json_add_string(b, message, strlen(message));
     }
 
     if (reason && reason[0]) {
         gcp_buf_addstr(b, ",\"reason\":");
-        gcp_buf_add_json_string(b, reason, strlen(reason));
+        gcp_json_add_string(b, reason, strlen(reason));
     }
 
     if (d) {

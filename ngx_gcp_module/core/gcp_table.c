@@ -57,13 +57,13 @@ gcp_table_columns(gcp_buf_t *b, const gcp_column_t *cols, size_t n)
 
     for (i = 0; i < n; i++) {
         gcp_buf_addstr(b, i ? ",{\"name\":" : "{\"name\":");
-        gcp_buf_add_json_string(b, cols[i].name, strlen(cols[i].name));
+        gcp_json_add_string(b, cols[i].name, strlen(cols[i].name));
         gcp_buf_addstr(b, ",\"type\":");
-        gcp_buf_add_json_string(b, cols[i].type, strlen(cols[i].type));
+        gcp_json_add_string(b, cols[i].type, strlen(cols[i].type));
         gcp_buf_addstr(b, ",\"format\":");
-        gcp_buf_add_json_string(b, cols[i].format, strlen(cols[i].format));
+        gcp_json_add_string(b, cols[i].format, strlen(cols[i].format));
         gcp_buf_addstr(b, ",\"description\":");
-        gcp_buf_add_json_string(b, cols[i].description,
+        gcp_json_add_string(b, cols[i].description,
                                 strlen(cols[i].description));
         gcp_buf_printf(b, ",\"priority\":%d}", cols[i].priority);
     }
@@ -125,7 +125,7 @@ gcp_table_write(gcp_op_t *op, gcp_buf_t *b, json_t **objs, size_t n,
 
     if (cont) {
         gcp_buf_addstr(b, rev > 0 ? ",\"continue\":" : "\"continue\":");
-        gcp_buf_add_json_string(b, cont, strlen(cont));
+        gcp_json_add_string(b, cont, strlen(cont));
 
         if (remaining >= 0) {
             gcp_buf_printf(b, ",\"remainingItemCount\":%lld",

@@ -1834,19 +1834,10 @@ gcp_yaml_dump_buf(gcp_buf_t *b, const json_t *v)
 gcp_str_t
 gcp_yaml_dump(gcp_arena_t *a, const json_t *v)
 {
-    gcp_buf_t   b;
-    gcp_str_t   s = gcp_null_string;
+    gcp_buf_t  b;
 
     gcp_buf_init(&b, a);
     gcp_yaml_dump_buf(&b, v);
-    gcp_buf_reserve(&b, 0);
 
-    if (gcp_buf_failed(&b)) {
-        return s;
-    }
-
-    s.data = gcp_strndup(a, b.data ? b.data : "", b.len);
-    s.len = s.data ? b.len : 0;
-
-    return s;
+    return gcp_buf_dup(&b);
 }
