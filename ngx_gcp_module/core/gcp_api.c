@@ -6,6 +6,7 @@
 
 #include <stdlib.h>
 
+#include "gcp_admission.h"
 #include "gcp_compact.h"
 #include "gcp_discovery.h"
 #include "gcp_health.h"
@@ -89,6 +90,7 @@ gcp_api_destroy(gcp_api_t *api)
         return;
     }
 
+    gcp_admission_free(api);
     gcp_compactor_stop(api->compactor);
     gcp_objcache_free(api->objcache);
     gcp_openapi_cache_free(api);

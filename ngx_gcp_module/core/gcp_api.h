@@ -29,12 +29,22 @@ typedef struct {
 } gcp_header_t;
 
 
-/* The authenticated caller (issue: authentication); NULL fields allowed. */
+/* One key of user.extra (authentication.k8s.io UserInfo.extra). */
 typedef struct {
-    const char          *name;
-    const char          *uid;
-    const char * const  *groups;        /* NULL-terminated */
-    size_t               ngroups;
+    const char          *key;
+    const char * const  *values;
+    size_t               nvalues;
+} gcp_user_extra_t;
+
+
+/* The authenticated caller; NULL fields allowed. */
+typedef struct {
+    const char              *name;
+    const char              *uid;
+    const char * const      *groups;        /* NULL-terminated */
+    size_t                   ngroups;
+    const gcp_user_extra_t  *extra;
+    size_t                   nextra;
 } gcp_user_t;
 
 
@@ -78,7 +88,22 @@ struct gcp_request_s {
     const char               *if_none_match;
     gcp_str_t                 body;         /* data NULL: no body */
 
-    const gcp_user_t         *user;         /* NULL: anonymous */
+    /*
+     * Every request header, in order, for what the core reads itself
+     * (Authorization, Impersonate-*, X-Remote-* ...).  Names as sent.
+     */
+    const gcp_header_t       *headers;
+    size_t                    nheaders;
+
+    /*
+     * The client certificate chain presented on TLS, PEM, leaf first, not
+     * verified by the adapter (the core's authenticators verify it against
+     * their own CAs); data NULL when none.
+     */
+    gcp_str_t                 peer_certs;
+
+    /* Set by the core's authentication; NULL before (or when none runs). */
+    const gcp_user_t         *user;
 
     gcp_request_done_pt       done;
     const gcp_stream_ops_t   *stream;

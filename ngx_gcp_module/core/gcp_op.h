@@ -38,6 +38,8 @@ struct gcp_api_s {
     void               *openapi;        /* gcp_openapi cache */
     void               *compactor;      /* gcp_compactor_t, or NULL */
     void               *objcache;       /* gcp_objcache_t, or NULL */
+    void               *admission;      /* gcp_admission.c's chain */
+    void               *authorizer;     /* gcp_authorizer_t, or NULL */
     uint64_t            start_ms;
     unsigned            ready:1;
 };

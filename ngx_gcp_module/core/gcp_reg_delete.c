@@ -7,6 +7,7 @@
 
 #include <stdlib.h>
 
+#include "gcp_admission.h"
 #include "gcp_reg.h"
 #include "gcp_json.h"
 #include "gcp_schema_check.h"
@@ -40,6 +41,8 @@ struct gcp_del_s {
 
     gcp_del_done_pt   done;         /* deletecollection; NULL: respond */
     void             *coll;
+
+    gcp_admit_t       ad;
 };
 
 
@@ -60,6 +63,7 @@ typedef struct {
 
 
 static void gcp_del_read(gcp_del_t *d);
+static void gcp_del_admitted(gcp_admit_t *ad, int rc);
 
 
 /*
@@ -327,9 +331,7 @@ gcp_del_add_finalizer(json_t *obj, const char *name)
 static void
 gcp_del_got(void *arg, gcp_store_result_t *res)
 {
-    int                    changed;
-    json_t                *obj, *meta, *before;
-    gcp_str_t              value;
+    json_t                *obj;
     gcp_del_t             *d = arg;
     gcp_op_t              *op = d->op;
     const gcp_strategy_t  *st = op->res->strategy;
@@ -388,6 +390,38 @@ gcp_del_got(void *arg, gcp_store_result_t *res)
         return;
     }
 
+    d->ad.op = op;
+    d->ad.operation = GCP_ADMIT_DELETE;
+    d->ad.old = obj;
+    d->ad.name = d->name;
+    d->ad.dry_run = d->opts.dry_run ? 1 : 0;
+    d->ad.data = d;
+
+    gcp_admission_validate(&d->ad, gcp_del_admitted);
+}
+
+
+/* Admitted: mark (finalizers, namespaces) or remove the object. */
+
+static void
+gcp_del_admitted(gcp_admit_t *ad, int rc)
+{
+    int                    changed;
+    json_t                *obj, *meta, *before;
+    gcp_str_t              value;
+    gcp_del_t             *d = ad->data;
+    gcp_op_t              *op = d->op;
+    const gcp_strategy_t  *st = op->res->strategy;
+
+    if (rc != GCP_OK) {
+        if (d->done) {
+            d->done(d, rc);
+        }
+
+        return;
+    }
+
+    obj = d->obj;
     meta = gcp_meta(obj);
     changed = 0;
 
@@ -485,6 +519,11 @@ gcp_delcoll_one_done(gcp_del_t *d, int rc)
 {
     gcp_delcoll_t  *c = d->coll;
     gcp_kv_t       *kv;
+
+    if (c->op->responded) {
+        /* refused (admission): the error is the answer; stop here */
+        return;
+    }
 
     if (rc == GCP_OK) {
         kv = gcp_calloc(c->op->a, sizeof(gcp_kv_t));

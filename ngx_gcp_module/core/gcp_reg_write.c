@@ -7,6 +7,7 @@
  * precondition reads again.
  */
 
+#include "gcp_admission.h"
 #include "gcp_reg.h"
 #include "gcp_json.h"
 #include "gcp_patch.h"
@@ -39,11 +40,16 @@ typedef struct {
     json_t                  *old;           /* the stored one */
     gcp_kv_t                 cur;
     gcp_str_t                value;
+
+    gcp_admit_t              ad;
 } gcp_write_t;
 
 
 static void gcp_write_read(gcp_write_t *w);
 static void gcp_write_store(gcp_write_t *w);
+static void gcp_create_mutated(gcp_admit_t *ad, int rc);
+static void gcp_write_mutated(gcp_admit_t *ad, int rc);
+static void gcp_write_admitted(gcp_admit_t *ad, int rc);
 
 
 static gcp_write_t *
@@ -311,14 +317,40 @@ gcp_create_done(void *arg, gcp_store_result_t *res)
 
 
 static void
-gcp_create_write(gcp_write_t *w)
+gcp_create_admitted(gcp_admit_t *ad, int rc)
 {
+    gcp_write_t  *w = ad->data;
+
+    if (rc != GCP_OK) {
+        return;
+    }
+
     if (w->dry_run) {
         gcp_write_respond_obj(w, 201, w->obj, 0);
         return;
     }
 
     gcp_write_store(w);
+}
+
+
+static void
+gcp_create_write(gcp_write_t *w)
+{
+    gcp_admission_validate(&w->ad, gcp_create_admitted);
+}
+
+
+static void
+gcp_write_admit_init(gcp_write_t *w, gcp_admit_op_t operation)
+{
+    w->ad.op = w->op;
+    w->ad.operation = operation;
+    w->ad.obj = w->obj;
+    w->ad.old = w->old;
+    w->ad.name = w->name;
+    w->ad.dry_run = w->dry_run ? 1 : 0;
+    w->ad.data = w;
 }
 
 
@@ -444,7 +476,22 @@ gcp_reg_create(gcp_op_t *op)
     gcp_meta_set_str(obj, "uid", uid);
     gcp_meta_set_str(obj, "creationTimestamp", gcp_reg_now(op));
 
-    if (gcp_write_validate(w, obj, NULL) != GCP_OK) {
+    gcp_write_admit_init(w, GCP_ADMIT_CREATE);
+    gcp_admission_mutate(&w->ad, gcp_create_mutated);
+}
+
+
+static void
+gcp_create_mutated(gcp_admit_t *ad, int rc)
+{
+    gcp_write_t  *w = ad->data;
+    gcp_op_t     *op = w->op;
+
+    if (rc != GCP_OK) {
+        return;
+    }
+
+    if (gcp_write_validate(w, w->obj, NULL) != GCP_OK) {
         return;
     }
 
@@ -743,7 +790,7 @@ static void
 gcp_write_got(void *arg, gcp_store_result_t *res)
 {
     int64_t                want;
-    json_t                *obj, *gen;
+    json_t                *obj;
     const char            *rv;
     gcp_write_t           *w = arg;
     gcp_op_t              *op = w->op;
@@ -828,6 +875,27 @@ gcp_write_got(void *arg, gcp_store_result_t *res)
         }
     }
 
+    gcp_write_admit_init(w, GCP_ADMIT_UPDATE);
+    gcp_admission_mutate(&w->ad, gcp_write_mutated);
+}
+
+
+/* Update and patch, after the mutating admission: validate, then admit. */
+
+static void
+gcp_write_mutated(gcp_admit_t *ad, int rc)
+{
+    json_t                *obj, *gen;
+    gcp_write_t           *w = ad->data;
+    gcp_op_t              *op = w->op;
+    const gcp_strategy_t  *st = op->res->strategy;
+
+    if (rc != GCP_OK) {
+        return;
+    }
+
+    obj = w->obj;
+
     if (gcp_write_validate(w, obj, w->old) != GCP_OK) {
         return;
     }
@@ -838,6 +906,25 @@ gcp_write_got(void *arg, gcp_store_result_t *res)
         json_object_set_new(gcp_meta(obj), "generation",
                             json_integer(json_integer_value(gen) + 1));
     }
+
+    gcp_admission_validate(&w->ad, gcp_write_admitted);
+}
+
+
+/* Update and patch, admitted: write (or delete, or nothing). */
+
+static void
+gcp_write_admitted(gcp_admit_t *ad, int rc)
+{
+    json_t       *obj;
+    gcp_write_t  *w = ad->data;
+    gcp_op_t     *op = w->op;
+
+    if (rc != GCP_OK) {
+        return;
+    }
+
+    obj = w->obj;
 
     if (gcp_write_finalized(w, obj)) {
         if (w->dry_run) {
