@@ -590,8 +590,12 @@ ngx_http_gcp_open(ngx_cycle_t *cycle, ngx_http_gcp_main_conf_t *mcf)
 
     conf.object_cache = mcf->object_cache;
 
-    /* one process compacts: the first worker (or the single process) */
+    /*
+     * One process compacts and runs the controllers: the first worker (or
+     * the single process).
+     */
     conf.compact_interval_ms = ngx_worker == 0 ? mcf->compact_interval : 0;
+    conf.controllers = ngx_worker == 0;
     conf.data_dir = (const char *) mcf->storage.path.data;
 
     mcf->api = gcp_api_create(&conf, &err);

@@ -124,6 +124,9 @@ typedef struct {
                                         /* compact the store */
     size_t        object_cache;         /* bytes of decoded objects kept */
                                         /* per process; 0: no cache */
+    unsigned      controllers:1;        /* this process runs the */
+                                        /* background controllers (one */
+                                        /* worker of the instance) */
     const char   *data_dir;
 } gcp_api_conf_t;
 

@@ -1,0 +1,90 @@
+
+/*
+ * Unit tests: the in-process API client (core/gcp_client.c).
+ */
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <stdio.h>
+
+#include "gcp_client.h"
+#include "support_api.h"
+
+
+typedef struct {
+    int     done;
+    int     status;
+    char    name[64];
+} result_t;
+
+
+static void
+got(void *arg, gcp_client_resp_t *resp)
+{
+    result_t    *r = arg;
+    const char  *n;
+
+    r->done = 1;
+    r->status = resp->status;
+
+    n = api_str(resp->json, "metadata", "name", NULL);
+    snprintf(r->name, sizeof(r->name), "%s", n ? n : "");
+}
+
+
+static void
+wait_for(api_env_t *env, result_t *r)
+{
+    while (!r->done) {
+        api_spin(env, 5);
+    }
+}
+
+
+static void
+test_client_calls(void **state)
+{
+    result_t      r;
+    api_env_t    *env = api_env_create();
+    gcp_arena_t  *a = gcp_arena_create(0);
+
+    memset(&r, 0, sizeof(r));
+    gcp_client_call(api_env_api(env), a, "POST",
+                    "/api/v1/namespaces/default/configmaps", NULL,
+                    "{\"metadata\":{\"name\":\"from-client\"}}", NULL, got,
+                    &r);
+    wait_for(env, &r);
+    assert_int_equal(r.status, 201);
+    assert_string_equal(r.name, "from-client");
+
+    memset(&r, 0, sizeof(r));
+    gcp_client_call(api_env_api(env), a, "GET",
+                    "/api/v1/namespaces/default/configmaps/from-client?"
+                    "resourceVersion=0", NULL, NULL, NULL, got, &r);
+    wait_for(env, &r);
+    assert_int_equal(r.status, 200);
+    assert_string_equal(r.name, "from-client");
+
+    memset(&r, 0, sizeof(r));
+    gcp_client_call(api_env_api(env), a, "DELETE",
+                    "/api/v1/namespaces/default/configmaps/nosuch", NULL,
+                    NULL, NULL, got, &r);
+    wait_for(env, &r);
+    assert_int_equal(r.status, 404);
+
+    gcp_arena_destroy(a);
+    api_env_destroy(env);
+}
+
+
+int
+main(void)
+{
+    const struct CMUnitTest  tests[] = {
+        cmocka_unit_test(test_client_calls),
+    };
+
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
