@@ -1,0 +1,88 @@
+
+/*
+ * The etcd storage backend (see gcp_store.h for the interface and
+ * docs/storage.md for the design).
+ *
+ * Each process (nginx worker) opens its own store on its own loop with
+ * gcp_etcd_open(); nothing is shared across fork().  The store talks to
+ * etcd v3 through its HTTP/JSON gateway with libcurl's multi interface
+ * driven by the gcp_loop_t, so no call ever blocks.  Reads at the current
+ * revision are served from an in-memory copy of the keyspace kept current
+ * by one etcd watch stream, after a linearizable "current revision" probe
+ * shared by every read that arrived while the previous probe was out.
+ */
+
+#ifndef _GCP_STORE_ETCD_H_INCLUDED_
+#define _GCP_STORE_ETCD_H_INCLUDED_
+
+
+#include "../gcp_store.h"
+
+
+typedef struct {
+    /* "http://127.0.0.1:2379,http://..." (https with the TLS files) */
+    const char  *endpoints;
+
+    /*
+     * Key mapping: keys of the core that start with core_prefix are stored
+     * in etcd with core_prefix replaced by prefix.  The nginx module uses
+     * core_prefix "/registry" (the registry's keys) and prefix "/registry"
+     * by default, so keys are etcd keys as kube-apiserver writes them.
+     * NULL means "".  Keys not starting with core_prefix cannot be stored.
+     */
+    const char  *prefix;
+    const char  *core_prefix;
+
+    const char  *cacert;            /* PEM CA bundle for https, or NULL */
+    const char  *cert;              /* client certificate (PEM), or NULL */
+    const char  *key;               /* its private key (PEM), or NULL */
+
+    uint64_t     timeout_ms;        /* per operation (0: 5000) */
+    size_t       history_bytes;     /* values kept for watches that start */
+                                    /* in the past (0: 64 MiB) */
+    size_t       history_events;    /* at most this many events (0: 1M) */
+} gcp_etcd_conf_t;
+
+
+typedef struct {
+    int64_t      revision;          /* of the in-memory copy */
+    int64_t      compact_revision;  /* the newest compaction known */
+    int64_t      history_base;      /* events after it are in memory */
+    uint64_t     keys;              /* keys in the in-memory copy */
+    uint64_t     history;           /* events kept in memory */
+    uint64_t     loads;             /* full loads of the keyspace */
+    uint64_t     streams;           /* watch streams opened (the feed) */
+    uint64_t     replays;           /* watch streams for old revisions */
+    uint64_t     probes;            /* current-revision probes sent */
+    uint64_t     cached_reads;      /* reads answered from memory */
+    uint64_t     remote_reads;      /* reads sent to etcd (old revisions) */
+    uint64_t     requests;          /* HTTP requests to etcd, all kinds */
+    uint64_t     failovers;         /* switches to another endpoint */
+    uint64_t     watches;           /* live watches of this store */
+    int          endpoint;          /* index of the endpoint in use */
+    unsigned     ready:1;           /* the copy is loaded */
+} gcp_etcd_stats_t;
+
+
+/*
+ * Opens a store on loop.  Returns it (owned by the caller, released by
+ * gcp_store_close(), which must not be called from inside one of the
+ * store's callbacks), or NULL with *err set to a static message.  It does
+ * not wait for etcd: the keyspace is loaded in the background, operations
+ * wait for it (within timeout_ms), and an unreachable etcd only makes
+ * operations fail with GCP_EUNAVAILABLE or GCP_ETIMEOUT until it is back.
+ */
+gcp_store_t *gcp_etcd_open(const gcp_etcd_conf_t *conf, gcp_loop_t *loop,
+    const char **err);
+
+/*
+ * Checks conf without opening anything (for configuration parsing).
+ * Returns GCP_OK, or GCP_EBADREQUEST with *err set to a static message.
+ */
+int gcp_etcd_check_conf(const gcp_etcd_conf_t *conf, const char **err);
+
+/* Fills *st for a store returned by gcp_etcd_open().  Returns GCP_OK. */
+int gcp_etcd_stats(gcp_store_t *s, gcp_etcd_stats_t *st);
+
+
+#endif /* _GCP_STORE_ETCD_H_INCLUDED_ */

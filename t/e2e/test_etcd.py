@@ -1,0 +1,282 @@
+"""ngx_gcp on etcd (gcp_storage etcd): what only etcd gives.
+
+- the objects are etcd keys /registry/RESOURCE/NAMESPACE/NAME holding the
+  object's JSON, readable with etcdctl, resourceVersion = mod_revision;
+- two ngx_gcp instances (separate nginx masters, separate ports) on one
+  etcd: a write through one is seen by the other's reads at once and by
+  its watchers; concurrent conditional updates through both keep exactly
+  one winner per resourceVersion;
+- a three-member etcd cluster on loopback: killing the member in use
+  during a create load loses no acknowledged create and the service goes
+  on; without quorum requests fail fast with 503/504 Status errors; with
+  the members back the same nginx serves again.
+
+The suites shared with LMDB run on etcd with `pytest --storage=etcd`.
+"""
+
+import json
+import threading
+import time
+
+import pytest
+
+from etcd_cluster import EtcdCluster
+from gcp_http import assert_status, call, configmap, connect, create_namespace
+from gcp_server import GcpServer
+
+
+@pytest.fixture(scope="module")
+def etcd():
+    with EtcdCluster(members=1) as cluster:
+        yield cluster
+
+
+def run_threads(n, target):
+    """Runs target(i) in n threads; returns their results (an exception in
+    a thread is raised here)."""
+    results = [None] * n
+    errors = []
+
+    def run(i):
+        try:
+            results[i] = target(i)
+        except BaseException as e:  # noqa: B902 (raised below)
+            errors.append(e)
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(n)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(120)
+    assert not any(t.is_alive() for t in threads), "threads hang"
+    if errors:
+        raise errors[0]
+    return results
+
+
+def test_objects_are_etcd_keys(etcd, unique_name):
+    ns = unique_name("ns")
+    with GcpServer(workers=2, etcd=etcd.endpoints,
+                   storage_opts="prefix=/registry") as srv:
+        create_namespace(srv, ns)
+        srv.kubectl("-n", ns, "create", "configmap", "cm1",
+                    "--from-literal=color=blue")
+        rv = srv.kubectl("-n", ns, "get", "cm", "cm1", "-o",
+                         "jsonpath={.metadata.resourceVersion}").stdout
+
+        out = etcd.etcdctl("get", "--prefix", "/registry/configmaps/%s/" % ns)
+        key, value = out.splitlines()[:2]
+        assert key == "/registry/configmaps/%s/cm1" % ns
+        obj = json.loads(value)
+        assert obj["kind"] == "ConfigMap"
+        assert obj["data"] == {"color": "blue"}
+        assert obj["metadata"]["name"] == "cm1"
+        assert "resourceVersion" not in obj["metadata"]
+
+        kv = json.loads(etcd.etcdctl("get", "/registry/configmaps/%s/cm1"
+                                     % ns, "-w", "json"))["kvs"][0]
+        assert str(kv["mod_revision"]) == rv
+
+        out = etcd.etcdctl("get", "/registry/namespaces/%s" % ns,
+                           "--print-value-only")
+        assert json.loads(out)["metadata"]["name"] == ns
+
+        # written with etcdctl (in the stored form: compact, ordered as
+        # Go prints it): served at once, with its revision
+        stored = ('{"kind":"ConfigMap","apiVersion":"v1","metadata":'
+                  '{"name":"cm2","namespace":"%s","uid":"0f0c8e5e-2f8e-4c8e'
+                  '-9a4e-6a1c2b3d4e5f","creationTimestamp":'
+                  '"2024-01-01T00:00:00Z"},"data":{"by":"etcdctl"}}' % ns)
+        etcd.etcdctl("put", "/registry/configmaps/%s/cm2" % ns, stored)
+        r = call(srv, "GET", "/api/v1/namespaces/%s/configmaps/cm2" % ns)
+        assert r.status == 200, r
+        assert r.json["data"] == {"by": "etcdctl"}
+        rv2 = r.json["metadata"]["resourceVersion"]
+        assert int(rv2) > int(rv)
+
+        # the data outlives nginx
+        srv.restart()
+        r = call(srv, "GET", "/api/v1/namespaces/%s/configmaps/cm1" % ns)
+        assert r.status == 200, r
+        assert r.json["metadata"]["resourceVersion"] == rv
+
+
+def watch_lines(srv, path, out, ready, stop_after):
+    """Reads watch events from srv into out until stop_after arrived."""
+    c = connect(srv, timeout=30)
+    c.request("GET", path)
+    r = c.getresponse()
+    assert r.status == 200
+    ready.set()
+    buf = b""
+    while len(out) < stop_after:
+        chunk = r.read1(65536)
+        if not chunk:
+            break
+        buf += chunk
+        while b"\n" in buf:
+            line, buf = buf.split(b"\n", 1)
+            if line.strip():
+                out.append(json.loads(line))
+    c.close()
+
+
+def test_two_instances_one_etcd(etcd, unique_name):
+    ns = unique_name("ns")
+    prefix = "prefix=/two-" + unique_name("p")
+    with GcpServer(workers=2, etcd=etcd.endpoints, storage_opts=prefix) as a, \
+            GcpServer(workers=2, etcd=etcd.endpoints,
+                      storage_opts=prefix) as b:
+        assert a.master_pid != b.master_pid and a.port != b.port
+        create_namespace(a, ns)
+        path = "/api/v1/namespaces/%s/configmaps" % ns
+
+        # a watcher on b sees what is written through a
+        r = call(b, "GET", path)
+        assert r.status == 200, r
+        events, ready = [], threading.Event()
+        t = threading.Thread(target=watch_lines, args=(
+            b, path + "?watch=1&resourceVersion=%s"
+            % r.json["metadata"]["resourceVersion"], events, ready, 3))
+        t.start()
+        assert ready.wait(10)
+
+        created = []
+        for i in range(3):
+            r = call(a, "POST", path, configmap("w%d" % i, {"i": str(i)}))
+            assert r.status == 201, r
+            created.append(r.json)
+            # and b's reads see it at once (consistent reads)
+            r = call(b, "GET", path + "/w%d" % i)
+            assert r.status == 200, r
+            assert r.json["metadata"]["resourceVersion"] == \
+                created[-1]["metadata"]["resourceVersion"]
+
+        t.join(20)
+        assert [e["type"] for e in events] == ["ADDED"] * 3
+        assert [e["object"]["metadata"]["resourceVersion"] for e in events] \
+            == [c["metadata"]["resourceVersion"] for c in created]
+
+        # conditional updates through both: one winner per version
+        r = call(a, "POST", path, configmap("counter", {"n": "0"}))
+        assert r.status == 201, r
+        servers = [a, b]
+
+        def writer(i):
+            srv = servers[i % 2]
+            wins, done = [], 0
+            while done < 10:
+                r = call(srv, "GET", path + "/counter")
+                assert r.status == 200, r
+                cm = r.json
+                n = int(cm["data"]["n"])
+                cm["data"]["n"] = str(n + 1)
+                r = call(srv, "PUT", path + "/counter", cm)
+                if r.status == 409:
+                    assert_status(r, 409, "Conflict")
+                    continue
+                assert r.status == 200, r
+                wins.append((n + 1, int(r.json["metadata"]
+                                        ["resourceVersion"])))
+                done += 1
+            return wins
+
+        wins = sorted(w for ws in run_threads(8, writer) for w in ws)
+        assert [n for n, _ in wins] == list(range(1, 81))
+        revs = [rv for _, rv in wins]
+        assert revs == sorted(revs) and len(set(revs)) == 80
+        for srv in servers:
+            r = call(srv, "GET", path + "/counter")
+            assert r.json["data"]["n"] == "80"
+
+
+class Load:
+    """Threads creating ConfigMaps until stopped; records what got 201."""
+
+    def __init__(self, srv, ns, threads=4):
+        self.srv, self.ns = srv, ns
+        self.acked, self.failed = [], []
+        self.stop = threading.Event()
+        self.threads = [threading.Thread(target=self.run, args=(i,))
+                        for i in range(threads)]
+
+    def run(self, i):
+        n = 0
+        while not self.stop.is_set():
+            name = "t%d-%05d" % (i, n)
+            n += 1
+            try:
+                r = call(self.srv, "POST", "/api/v1/namespaces/%s/configmaps"
+                         % self.ns, configmap(name), timeout=10)
+            except OSError as e:
+                self.failed.append((time.time(), name, str(e)))
+                continue
+            if r.status == 201:
+                self.acked.append((time.time(), name))
+            else:
+                assert r.status in (503, 504), r
+                assert r.json["kind"] == "Status"
+                self.failed.append((time.time(), name, r.status))
+
+    def __enter__(self):
+        for t in self.threads:
+            t.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.stop.set()
+        for t in self.threads:
+            t.join(30)
+
+
+def test_three_members_failover_and_quorum(unique_name):
+    ns = unique_name("ns")
+    with EtcdCluster(members=3) as etcd, \
+            GcpServer(workers=2, etcd=etcd.endpoints,
+                      storage_opts="timeout=2s") as srv:
+        create_namespace(srv, ns)
+        path = "/api/v1/namespaces/%s/configmaps" % ns
+
+        # the member every worker starts with dies during a create load
+        with Load(srv, ns) as load:
+            time.sleep(1.0)
+            killed = time.time()
+            etcd.kill(0)
+            time.sleep(3.0)
+        after = [t for t, _ in load.acked if t > killed + 1.5]
+        assert len(after) > 10, (len(load.acked), load.failed[:5])
+
+        # no acknowledged create is lost
+        r = call(srv, "GET", path)
+        assert r.status == 200, r
+        names = {i["metadata"]["name"] for i in r.json["items"]}
+        lost = [n for _, n in load.acked if n not in names]
+        assert lost == []
+
+        # no quorum: Status errors within the timeout, nothing hangs
+        etcd.kill(1)
+        for method, body in (("GET", None), ("POST", configmap("nq"))):
+            t0 = time.time()
+            r = call(srv, method, path if body else path + "?limit=1", body)
+            took = time.time() - t0
+            assert r.status in (503, 504), r
+            assert r.json["kind"] == "Status" and r.json["code"] == r.status
+            assert took < 4.0, took
+
+        # quorum back: the same nginx serves again
+        etcd.restart(0)
+        etcd.restart(1)
+        for i in range(3):
+            etcd.wait(i)
+        deadline = time.time() + 30
+        while time.time() < deadline:
+            r = call(srv, "POST", path, configmap("back"))
+            if r.status == 201:
+                break
+            time.sleep(0.2)
+        assert r.status == 201, r
+        r = call(srv, "GET", path + "/back")
+        assert r.status == 200, r
+        r = call(srv, "GET", path)
+        names = {i["metadata"]["name"] for i in r.json["items"]}
+        assert {n for _, n in load.acked} <= names

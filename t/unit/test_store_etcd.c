@@ -1,0 +1,1090 @@
+
+/*
+ * Unit tests: the etcd storage backend (backends/etcd/), against real etcd
+ * members started on loopback (t/unit/support_etcd.c).  Runs the storage
+ * conformance suite on it, then what is particular to etcd: the key
+ * mapping, consistency with writes made elsewhere, shared probes, two
+ * stores on one etcd, watches from old revisions, restarts of etcd,
+ * failover in a three-member cluster, and fast failures without quorum.
+ */
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <openssl/evp.h>
+
+#include "gcp_core.h"
+#include "gcp_loop.h"
+#include "etcd/gcp_store_etcd.h"
+#include "store_conformance.h"
+#include "support_etcd.h"
+
+
+#define K(s)  gcp_sc_str(s)
+
+
+static gcp_test_etcd_t  one;        /* a single member for most tests */
+static int              prefix_seq;
+
+
+/* A store on a cluster, with its own poll loop. */
+typedef struct {
+    gcp_loop_t          *loop;
+    gcp_store_t         *s;
+    char                 prefix[64];
+} et_store_t;
+
+
+static gcp_store_t *
+et_open(et_store_t *es, const char *endpoints, const char *prefix,
+    const char *core, uint64_t timeout_ms, size_t history_events)
+{
+    const char       *err = NULL;
+    gcp_etcd_conf_t   conf;
+
+    if (es->loop == NULL) {
+        es->loop = gcp_loop_poll_create();
+        if (es->loop == NULL) {
+            return NULL;
+        }
+    }
+
+    if (prefix == NULL) {
+        snprintf(es->prefix, sizeof(es->prefix), "/gcp-test/%d/",
+                 prefix_seq++);
+        prefix = es->prefix;
+    }
+
+    memset(&conf, 0, sizeof(gcp_etcd_conf_t));
+    conf.endpoints = endpoints;
+    conf.prefix = prefix;
+    conf.core_prefix = core;
+    conf.timeout_ms = timeout_ms;
+    conf.history_events = history_events;
+
+    es->s = gcp_etcd_open(&conf, es->loop, &err);
+
+    if (es->s == NULL) {
+        fprintf(stderr, "gcp_etcd_open: %s\n", err ? err : "?");
+    }
+
+    return es->s;
+}
+
+
+static void
+et_close(et_store_t *es)
+{
+    if (es->s) {
+        gcp_store_close(es->s);
+        es->s = NULL;
+    }
+
+    gcp_loop_poll_destroy(es->loop);
+    es->loop = NULL;
+}
+
+
+static gcp_etcd_stats_t
+et_stats(gcp_store_t *s)
+{
+    gcp_etcd_stats_t  st;
+
+    assert_int_equal(gcp_etcd_stats(s, &st), GCP_OK);
+
+    return st;
+}
+
+
+/* ------------------------------------------------------------ conformance */
+
+
+static gcp_store_t *
+conf_open(void *ctx)
+{
+    et_store_t  *es = ctx;
+
+    memset(es, 0, sizeof(et_store_t));
+
+    return et_open(es, one.endpoints, NULL, NULL, 5000, 0);
+}
+
+
+static void
+conf_close(gcp_store_t *s, void *ctx)
+{
+    et_close(ctx);
+}
+
+
+/* ------------------------------------------------------------ helpers */
+
+
+/* base64 of a C string, malloc'd (for raw etcd requests). */
+static char *
+et_b64(const char *s)
+{
+    int     n;
+    char   *out;
+    size_t  len;
+
+    len = strlen(s);
+    out = malloc(len / 3 * 4 + 8);
+    assert_non_null(out);
+
+    n = EVP_EncodeBlock((unsigned char *) out, (const unsigned char *) s,
+                        (int) len);
+    out[n] = '\0';
+
+    return out;
+}
+
+
+/* A put straight to etcd (another client), blocking. */
+static void
+et_raw_put(gcp_test_etcd_t *t, int member, const char *key,
+    const char *value)
+{
+    char   body[1024], *k, *v;
+
+    k = et_b64(key);
+    v = et_b64(value);
+    snprintf(body, sizeof(body), "{\"key\":\"%s\",\"value\":\"%s\"}", k, v);
+    free(k);
+    free(v);
+
+    assert_int_equal(gcp_test_etcd_post(t, member, "/v3/kv/put", body, NULL),
+                     200);
+}
+
+
+/* The raw value of an etcd key (NULL when absent), malloc'd. */
+static char *
+et_raw_get(gcp_test_etcd_t *t, const char *key)
+{
+    char     body[512], *k, *out, *p, *q, *val;
+    size_t   n;
+
+    k = et_b64(key);
+    snprintf(body, sizeof(body), "{\"key\":\"%s\"}", k);
+    free(k);
+
+    assert_int_equal(gcp_test_etcd_post(t, 0, "/v3/kv/range", body, &out),
+                     200);
+
+    p = strstr(out, "\"value\":\"");
+    if (p == NULL) {
+        free(out);
+        return NULL;
+    }
+
+    p += 9;
+    q = strchr(p, '"');
+    assert_non_null(q);
+
+    val = calloc(1, (size_t) (q - p) + 4);
+    assert_non_null(val);
+
+    n = (size_t) EVP_DecodeBlock((unsigned char *) val,
+                                 (const unsigned char *) p, (int) (q - p));
+    while (n && val[n - 1] == '\0') {
+        n--;            /* EVP_DecodeBlock counts the padding */
+    }
+
+    val[n] = '\0';
+    free(out);
+
+    return val;
+}
+
+
+static uint64_t
+et_now(gcp_store_t *s)
+{
+    return s->loop->now_ms(s->loop);
+}
+
+
+/* ------------------------------------------------------------ tests */
+
+
+/* Keys: /registry/... of the core is PREFIX/... in etcd, bytes as given. */
+static void
+test_key_mapping(void **state)
+{
+    char                *raw;
+    gcp_arena_t         *a;
+    et_store_t           es, other;
+    gcp_store_result_t  *res;
+
+    memset(&es, 0, sizeof(es));
+    memset(&other, 0, sizeof(other));
+    assert_non_null(et_open(&es, one.endpoints, "/km1", "/registry", 5000,
+                            0));
+    assert_non_null(et_open(&other, one.endpoints, "/km2", "/registry",
+                            5000, 0));
+    a = gcp_arena_create(0);
+
+    res = gcp_sc_create(es.s, a, K("/registry/configmaps/ns/a"),
+                        K("{\"x\":1}"));
+    assert_int_equal(res->rc, GCP_OK);
+    assert_string_equal(res->kvs[0].key.data, "/registry/configmaps/ns/a");
+
+    raw = et_raw_get(&one, "/km1/configmaps/ns/a");
+    assert_non_null(raw);
+    assert_string_equal(raw, "{\"x\":1}");
+    free(raw);
+    assert_null(et_raw_get(&one, "/registry/configmaps/ns/a"));
+
+    /* the other prefix is another keyspace */
+    res = gcp_sc_get(other.s, a, K("/registry/configmaps/ns/a"), 0);
+    assert_int_equal(res->rc, GCP_OK);
+    assert_int_equal(res->nkvs, 0);
+    assert_int_equal(gcp_sc_create(other.s, a, K("/registry/configmaps/ns/b"),
+                                   K("b"))->rc, GCP_OK);
+
+    res = gcp_sc_range(es.s, a, K("/registry/"),
+                       gcp_store_prefix_end(a, K("/registry/")), 0, 0, 0);
+    assert_int_equal(res->rc, GCP_OK);
+    assert_int_equal(res->nkvs, 1);
+    assert_int_equal(res->count, 1);
+
+    /* written in etcd by someone else: seen by the next read */
+    et_raw_put(&one, 0, "/km1/configmaps/ns/c", "from etcdctl");
+    res = gcp_sc_get(es.s, a, K("/registry/configmaps/ns/c"), 0);
+    assert_int_equal(res->nkvs, 1);
+    assert_int_equal(res->kvs[0].value.len, 12);
+    assert_memory_equal(res->kvs[0].value.data, "from etcdctl", 12);
+
+    /* keys outside the core prefix cannot be stored */
+    assert_int_equal(gcp_sc_create(es.s, a, K("/elsewhere"), K("v"))->rc,
+                     GCP_EBADREQUEST);
+    assert_int_equal(gcp_sc_create(es.s, a, K(""), K("v"))->rc,
+                     GCP_EBADREQUEST);
+    res = gcp_sc_get(es.s, a, K("/elsewhere"), 0);
+    assert_int_equal(res->rc, GCP_OK);
+    assert_int_equal(res->nkvs, 0);
+
+    gcp_arena_destroy(a);
+    et_close(&other);
+    et_close(&es);
+}
+
+
+static void
+test_bad_input(void **state)
+{
+    gcp_str_t            k;
+    gcp_sc_rec_t         rec;
+    gcp_arena_t         *a;
+    et_store_t           es;
+
+    memset(&es, 0, sizeof(es));
+    assert_non_null(et_open(&es, one.endpoints, NULL, NULL, 5000, 0));
+    a = gcp_arena_create(0);
+
+    k.data = "/a\0b";
+    k.len = 4;
+    assert_int_equal(gcp_sc_create(es.s, a, k, K("v"))->rc, GCP_EBADREQUEST);
+    assert_int_equal(gcp_sc_update(es.s, a, k, K("v"), 0)->rc,
+                     GCP_EBADREQUEST);
+    assert_int_equal(gcp_sc_delete(es.s, a, k, 0)->rc, GCP_EBADREQUEST);
+    assert_int_equal(gcp_sc_get(es.s, a, k, 0)->rc, GCP_EBADREQUEST);
+    assert_int_equal(gcp_sc_get(es.s, a, K("/x"), -1)->rc, GCP_EBADREQUEST);
+    assert_int_equal(gcp_sc_update(es.s, a, K("/x"), K("v"), -2)->rc,
+                     GCP_EBADREQUEST);
+
+    /* a watch on a bad key: one ERROR event, from the loop */
+    gcp_sc_rec_init(&rec, a);
+    (void) gcp_sc_watch(es.s, &rec, k, K(""), 0);
+    assert_int_equal(rec.n, 0);
+    assert_true(gcp_sc_rec_wait(es.s, &rec, 1, GCP_SC_TIMEOUT));
+    assert_int_equal(gcp_sc_rec_event(&rec, 0)->type, GCP_STORE_EVENT_ERROR);
+    assert_int_equal(gcp_sc_rec_event(&rec, 0)->rc, GCP_EBADREQUEST);
+
+    gcp_arena_destroy(a);
+    et_close(&es);
+}
+
+
+typedef struct {
+    int                  done;
+    int                  ok;
+    int                  seen;      /* results holding the value */
+} et_many_t;
+
+
+static void
+et_many_done(void *arg, gcp_store_result_t *res)
+{
+    et_many_t  *m = arg;
+
+    m->done++;
+    m->ok += res->rc == GCP_OK;
+    m->seen += res->nkvs == 1 && res->kvs[0].value.len == 3
+               && memcmp(res->kvs[0].value.data, "new", 3) == 0;
+}
+
+
+/*
+ * Reads see every write acknowledged before them, also writes made by
+ * another client; reads arriving together share one probe.
+ */
+static void
+test_consistent_reads(void **state)
+{
+    int                  i;
+    char                 key[32], ekey[128], val[16];
+    et_many_t            m;
+    gcp_arena_t         *a;
+    et_store_t           es, other;
+    gcp_etcd_stats_t     before, after;
+    gcp_store_result_t  *res;
+
+    memset(&es, 0, sizeof(es));
+    memset(&other, 0, sizeof(other));
+    assert_non_null(et_open(&es, one.endpoints, NULL, NULL, 5000, 0));
+    assert_non_null(et_open(&other, one.endpoints, es.prefix, NULL, 5000,
+                            0));
+    a = gcp_arena_create(0);
+
+    for (i = 0; i < 30; i++) {
+        snprintf(key, sizeof(key), "/cr/%d", i % 3);
+        snprintf(val, sizeof(val), "v%d", i);
+
+        if (i % 2) {
+            /* through the other store */
+            res = gcp_sc_update(other.s, a, K(key), K(val), 0);
+            if (res->rc == GCP_ENOTFOUND) {
+                res = gcp_sc_create(other.s, a, K(key), K(val));
+            }
+
+            assert_int_equal(res->rc, GCP_OK);
+
+        } else {
+            /* straight into etcd */
+            snprintf(ekey, sizeof(ekey), "%s%s", es.prefix, key);
+            et_raw_put(&one, 0, ekey, val);
+        }
+
+        res = gcp_sc_get(es.s, a, K(key), 0);
+        assert_int_equal(res->rc, GCP_OK);
+        assert_int_equal(res->nkvs, 1);
+        assert_int_equal(res->kvs[0].value.len, strlen(val));
+        assert_memory_equal(res->kvs[0].value.data, val, strlen(val));
+    }
+
+    /* 200 reads at once: a handful of probes, answers from memory */
+    assert_int_equal(gcp_sc_update(other.s, a, K("/cr/0"), K("new"), 0)->rc,
+                     GCP_OK);
+
+    before = et_stats(es.s);
+    memset(&m, 0, sizeof(m));
+
+    for (i = 0; i < 200; i++) {
+        gcp_store_get(es.s, K("/cr/0"), 0, a, et_many_done, &m);
+    }
+
+    assert_int_equal(m.done, 0);
+    assert_true(gcp_sc_wait(es.s, &m.done, GCP_SC_TIMEOUT) == 1);
+
+    while (m.done < 200) {
+        gcp_loop_poll_run(es.loop, 50);
+    }
+
+    after = et_stats(es.s);
+    assert_int_equal(m.ok, 200);
+    assert_int_equal(m.seen, 200);
+    assert_true(after.probes - before.probes <= 2);
+    assert_true(after.cached_reads - before.cached_reads >= 200);
+    assert_int_equal(after.remote_reads, before.remote_reads);
+
+    gcp_arena_destroy(a);
+    et_close(&other);
+    et_close(&es);
+}
+
+
+/* Read-modify-write increments through two stores: one winner per rev. */
+
+typedef struct {
+    gcp_store_t         *s;
+    int                  left;
+    int                  conflicts;
+    int                  failed;
+    gcp_arena_t         *a;
+} et_counter_t;
+
+
+static void et_counter_step(et_counter_t *c);
+
+
+static void
+et_counter_written(void *arg, gcp_store_result_t *res)
+{
+    et_counter_t  *c = arg;
+
+    if (res->rc == GCP_ECONFLICT) {
+        c->conflicts++;
+    } else if (res->rc == GCP_OK) {
+        c->left--;
+    } else {
+        c->failed++;
+        return;
+    }
+
+    gcp_arena_destroy(c->a);
+    c->a = NULL;
+
+    if (c->left > 0) {
+        et_counter_step(c);
+    }
+}
+
+
+static void
+et_counter_read(void *arg, gcp_store_result_t *res)
+{
+    int            n;
+    char           buf[32];
+    gcp_str_t      v;
+    et_counter_t  *c = arg;
+
+    if (res->rc != GCP_OK || res->nkvs != 1) {
+        c->failed++;
+        return;
+    }
+
+    n = atoi(res->kvs[0].value.data);
+    snprintf(buf, sizeof(buf), "%d", n + 1);
+
+    v.data = gcp_strdup(c->a, buf);
+    v.len = strlen(buf);
+
+    gcp_store_update(c->s, K("/cnt"), v, res->kvs[0].mod_revision, c->a,
+                     et_counter_written, c);
+}
+
+
+static void
+et_counter_step(et_counter_t *c)
+{
+    c->a = gcp_arena_create(0);
+    assert_non_null(c->a);
+
+    gcp_store_get(c->s, K("/cnt"), 0, c->a, et_counter_read, c);
+}
+
+
+static void
+test_two_stores_counter(void **state)
+{
+    int                  i;
+    char                 want[16];
+    int64_t              start;
+    uint64_t             deadline;
+    gcp_arena_t         *a;
+    et_store_t           s1, s2;
+    et_counter_t         c[2];
+    gcp_store_result_t  *res;
+
+    memset(&s1, 0, sizeof(s1));
+    memset(&s2, 0, sizeof(s2));
+    assert_non_null(et_open(&s1, one.endpoints, NULL, NULL, 5000, 0));
+
+    /* the second store shares the first one's loop and prefix */
+    s2.loop = s1.loop;
+    assert_non_null(et_open(&s2, one.endpoints, s1.prefix, NULL, 5000, 0));
+
+    a = gcp_arena_create(0);
+    start = gcp_sc_create(s1.s, a, K("/cnt"), K("0"))->revision;
+
+    memset(c, 0, sizeof(c));
+    c[0].s = s1.s;
+    c[1].s = s2.s;
+
+    for (i = 0; i < 2; i++) {
+        c[i].left = 40;
+        et_counter_step(&c[i]);
+    }
+
+    deadline = et_now(s1.s) + 30000;
+
+    while ((c[0].left > 0 || c[1].left > 0) && !c[0].failed && !c[1].failed
+           && et_now(s1.s) < deadline)
+    {
+        gcp_loop_poll_run(s1.loop, 50);
+    }
+
+    assert_int_equal(c[0].failed + c[1].failed, 0);
+    assert_int_equal(c[0].left + c[1].left, 0);
+
+    res = gcp_sc_get(s2.s, a, K("/cnt"), 0);
+    assert_memory_equal(res->kvs[0].value.data, "80", 2);
+    assert_int_equal(res->kvs[0].version, 81);
+
+    /* one winner per revision: the value at each version is its count */
+    for (i = 1; i <= 80; i++) {
+        res = gcp_sc_get(s1.s, a, K("/cnt"), res->kvs[0].mod_revision - 1);
+
+        if (i == 80) {
+            assert_int_equal(res->kvs[0].mod_revision, start);
+        }
+
+        snprintf(want, sizeof(want), "%d", 80 - i);
+        assert_int_equal(res->kvs[0].value.len, strlen(want));
+        assert_memory_equal(res->kvs[0].value.data, want, strlen(want));
+    }
+
+    gcp_arena_destroy(a);
+    s2.loop = NULL;
+    et_close(&s2);
+    et_close(&s1);
+}
+
+
+/* A watch from before what the history holds: replayed from etcd. */
+static void
+test_watch_replay(void **state)
+{
+    int                  i;
+    char                 key[32], val[32];
+    int64_t              r0, rev[30];
+    gcp_arena_t         *a;
+    et_store_t           es;
+    gcp_sc_rec_t         rec;
+    gcp_etcd_stats_t     st;
+    gcp_store_event_t   *ev;
+
+    memset(&es, 0, sizeof(es));
+    assert_non_null(et_open(&es, one.endpoints, NULL, NULL, 5000, 4));
+    a = gcp_arena_create(0);
+
+    r0 = gcp_sc_revision(es.s);
+
+    for (i = 0; i < 20; i++) {
+        snprintf(key, sizeof(key), "/rp/%d", i % 4);
+        snprintf(val, sizeof(val), "v%d", i);
+        rev[i] = (i < 4 ? gcp_sc_create(es.s, a, K(key), K(val))
+                        : gcp_sc_update(es.s, a, K(key), K(val), 0))
+                 ->revision;
+    }
+
+    /* the copy has the last one: the history keeps only four */
+    while (gcp_store_revision(es.s) < rev[19]) {
+        gcp_sc_spin(es.s, 5);
+    }
+
+    st = et_stats(es.s);
+    assert_int_equal(st.history, 4);
+    assert_true(st.history_base >= rev[15]);
+
+    gcp_sc_rec_init(&rec, a);
+    (void) gcp_sc_watch(es.s, &rec, K("/rp/"), K("/rp0"), r0);
+
+    assert_true(gcp_sc_rec_wait(es.s, &rec, 20, GCP_SC_TIMEOUT));
+
+    for (i = 20; i < 30; i++) {
+        snprintf(key, sizeof(key), "/rp/%d", i % 4);
+        snprintf(val, sizeof(val), "v%d", i);
+        rev[i] = gcp_sc_update(es.s, a, K(key), K(val), 0)->revision;
+    }
+
+    assert_true(gcp_sc_rec_wait(es.s, &rec, 30, GCP_SC_TIMEOUT));
+    gcp_sc_spin(es.s, 50);
+    assert_int_equal(rec.n, 30);
+    assert_false(rec.out_of_order);
+    assert_false(rec.early);
+
+    for (i = 0; i < 30; i++) {
+        ev = gcp_sc_rec_event(&rec, i);
+        snprintf(val, sizeof(val), "v%d", i);
+        assert_int_equal(ev->revision, rev[i]);
+        assert_int_equal(ev->kv.value.len, strlen(val));
+        assert_memory_equal(ev->kv.value.data, val, strlen(val));
+        assert_int_equal(ev->has_prev, i >= 4);
+
+        if (i >= 4) {
+            snprintf(val, sizeof(val), "v%d", i - 4);
+            assert_memory_equal(ev->prev_kv.value.data, val, strlen(val));
+            assert_int_equal(ev->prev_kv.mod_revision, rev[i - 4]);
+        }
+    }
+
+    st = et_stats(es.s);
+    assert_int_equal(st.replays, 1);
+
+    gcp_arena_destroy(a);
+    et_close(&es);
+}
+
+
+/* Compacted by another store: the revision is learned from etcd. */
+static void
+test_compacted_elsewhere(void **state)
+{
+    int64_t              r1, r2;
+    gcp_arena_t         *a;
+    et_store_t           s1, s2;
+    gcp_sc_rec_t         rec;
+    gcp_store_result_t  *res;
+
+    memset(&s1, 0, sizeof(s1));
+    memset(&s2, 0, sizeof(s2));
+    assert_non_null(et_open(&s1, one.endpoints, NULL, NULL, 5000, 0));
+    a = gcp_arena_create(0);
+
+    r1 = gcp_sc_create(s1.s, a, K("/ce/a"), K("1"))->revision;
+    r2 = gcp_sc_update(s1.s, a, K("/ce/a"), K("2"), 0)->revision;
+    (void) gcp_sc_update(s1.s, a, K("/ce/a"), K("3"), 0);
+
+    /* a store that knows nothing of the compaction, opened before it */
+    assert_non_null(et_open(&s2, one.endpoints, s1.prefix, NULL, 5000, 0));
+    assert_int_equal(gcp_sc_get(s2.s, a, K("/ce/a"), 0)->nkvs, 1);
+
+    res = gcp_sc_compact(s1.s, a, r2);
+    assert_int_equal(res->rc, GCP_OK);
+    assert_int_equal(res->compact_revision, r2);
+
+    res = gcp_sc_get(s2.s, a, K("/ce/a"), r1);
+    assert_int_equal(res->rc, GCP_ECOMPACTED);
+    assert_int_equal(res->compact_revision, r2);
+
+    res = gcp_sc_get(s2.s, a, K("/ce/a"), r2);
+    assert_int_equal(res->rc, GCP_OK);
+    assert_memory_equal(res->kvs[0].value.data, "2", 1);
+
+    /* compacting there again: refused, with etcd's revision */
+    res = gcp_sc_compact(s2.s, a, r1);
+    assert_int_equal(res->rc, GCP_ECOMPACTED);
+    assert_int_equal(res->compact_revision, r2);
+
+    et_close(&s2);
+
+    /* a fresh store: the watch from r1 goes to etcd, which refuses it */
+    assert_non_null(et_open(&s2, one.endpoints, s1.prefix, NULL, 5000, 0));
+    gcp_sc_rec_init(&rec, a);
+    (void) gcp_sc_watch(s2.s, &rec, K("/ce/"), K("/ce0"), r1);
+    assert_true(gcp_sc_rec_wait(s2.s, &rec, 1, GCP_SC_TIMEOUT));
+    assert_int_equal(gcp_sc_rec_event(&rec, 0)->type, GCP_STORE_EVENT_ERROR);
+    assert_int_equal(gcp_sc_rec_event(&rec, 0)->rc, GCP_ECOMPACTED);
+    assert_int_equal(gcp_sc_rec_event(&rec, 0)->compact_revision, r2);
+
+    gcp_arena_destroy(a);
+    et_close(&s2);
+    et_close(&s1);
+}
+
+
+/* Runs an operation, checks it fails with rc1 or rc2 within ms. */
+static void
+et_assert_fails_fast(gcp_store_t *s, gcp_store_result_t *(*op)(
+    gcp_store_t *s, gcp_arena_t *a, const char *key), const char *key,
+    uint64_t ms)
+{
+    uint64_t             t0;
+    gcp_arena_t         *a;
+    gcp_store_result_t  *res;
+
+    a = gcp_arena_create(0);
+    t0 = et_now(s);
+
+    res = op(s, a, key);
+
+    if (res->rc != GCP_EUNAVAILABLE && res->rc != GCP_ETIMEOUT) {
+        fail_msg("expected 503/504 codes, got %s (%s)",
+                 gcp_error_info(res->rc)->name,
+                 res->message ? res->message : "");
+    }
+
+    assert_non_null(res->message);
+    assert_true(et_now(s) - t0 <= ms);
+
+    gcp_arena_destroy(a);
+}
+
+
+static gcp_store_result_t *
+et_op_create(gcp_store_t *s, gcp_arena_t *a, const char *key)
+{
+    return gcp_sc_create(s, a, K(key), K("lost?"));
+}
+
+
+static gcp_store_result_t *
+et_op_get(gcp_store_t *s, gcp_arena_t *a, const char *key)
+{
+    return gcp_sc_get(s, a, K(key), 0);
+}
+
+
+/* Creates key, retrying for a while (etcd may be electing a leader). */
+static gcp_store_result_t *
+et_create_retry(gcp_store_t *s, gcp_arena_t *a, const char *key)
+{
+    int                  i;
+    gcp_store_result_t  *res;
+
+    for (i = 0; i < 50; i++) {
+        res = gcp_sc_create(s, a, K(key), K(key));
+
+        if (res->rc != GCP_EUNAVAILABLE && res->rc != GCP_ETIMEOUT) {
+            return res;
+        }
+
+        gcp_sc_spin(s, 100);
+    }
+
+    return res;
+}
+
+
+/* The watch saw exactly the keys acknowledged, once each, in order. */
+static void
+et_assert_seen(gcp_sc_rec_t *rec, char acked[][32], int n)
+{
+    int                  i, j, found;
+    gcp_store_event_t   *ev;
+
+    assert_false(rec->out_of_order);
+
+    for (i = 0; i < n; i++) {
+        found = 0;
+
+        for (j = 0; j < (int) rec->n; j++) {
+            ev = gcp_sc_rec_event(rec, j);
+
+            if (ev->kv.key.len == strlen(acked[i])
+                && memcmp(ev->kv.key.data, acked[i], ev->kv.key.len) == 0)
+            {
+                found++;
+            }
+        }
+
+        if (found != 1) {
+            fail_msg("%s seen %d times by the watch", acked[i], found);
+        }
+    }
+}
+
+
+/* etcd goes away and comes back: fast failures, then the same store works
+ * again and its watch resumes where it was. */
+static void
+test_etcd_restart(void **state)
+{
+    int                  i, n;
+    char                 acked[8][32];
+    gcp_arena_t         *a;
+    et_store_t           es;
+    gcp_sc_rec_t         rec;
+    gcp_test_etcd_t      t;
+    gcp_etcd_stats_t     st;
+    gcp_store_result_t  *res;
+
+    assert_int_equal(gcp_test_etcd_start(&t, 1), 0);
+
+    memset(&es, 0, sizeof(es));
+    assert_non_null(et_open(&es, t.endpoints, NULL, NULL, 1000, 0));
+    a = gcp_arena_create(0);
+
+    gcp_sc_rec_init(&rec, a);
+    (void) gcp_sc_watch(es.s, &rec, K("/rs/"), K("/rs0"), 0);
+
+    n = 0;
+    for (i = 0; i < 3; i++) {
+        snprintf(acked[n], sizeof(acked[n]), "/rs/before-%d", i);
+        assert_int_equal(gcp_sc_create(es.s, a, K(acked[n]), K("v"))->rc,
+                         GCP_OK);
+        n++;
+    }
+
+    assert_true(gcp_sc_rec_wait(es.s, &rec, 3, GCP_SC_TIMEOUT));
+
+    assert_int_equal(gcp_test_etcd_kill(&t, 0), 0);
+
+    et_assert_fails_fast(es.s, et_op_create, "/rs/down", 1500);
+    et_assert_fails_fast(es.s, et_op_get, "/rs/before-0", 1500);
+
+    assert_int_equal(gcp_test_etcd_restart(&t, 0), 0);
+    assert_int_equal(gcp_test_etcd_wait(&t, 0, 20000), 0);
+
+    for (i = 0; i < 3; i++) {
+        snprintf(acked[n], sizeof(acked[n]), "/rs/after-%d", i);
+        res = et_create_retry(es.s, a, acked[n]);
+        assert_int_equal(res->rc, GCP_OK);
+        n++;
+    }
+
+    res = gcp_sc_get(es.s, a, K("/rs/after-2"), 0);
+    assert_int_equal(res->rc, GCP_OK);
+    assert_int_equal(res->nkvs, 1);
+
+    assert_true(gcp_sc_rec_wait(es.s, &rec, 6, GCP_SC_TIMEOUT));
+    gcp_sc_spin(es.s, 50);
+    assert_int_equal(rec.n, 6);
+    et_assert_seen(&rec, acked, n);
+
+    st = et_stats(es.s);
+    assert_true(st.streams >= 2);
+    assert_int_equal(st.loads, 1);
+
+    gcp_arena_destroy(a);
+    et_close(&es);
+    gcp_test_etcd_stop(&t);
+}
+
+
+/*
+ * Three members: the one in use dies, the store goes on with the others;
+ * a second dies, operations fail fast; both come back, the store works
+ * again without being reopened, its watch having lost nothing.
+ */
+static void
+test_cluster_failover(void **state)
+{
+    int                  i, n, dead1, dead2;
+    char                 acked[40][32];
+    gcp_arena_t         *a;
+    et_store_t           es;
+    gcp_sc_rec_t         rec;
+    gcp_test_etcd_t      t;
+    gcp_etcd_stats_t     st;
+    gcp_store_result_t  *res;
+
+    assert_int_equal(gcp_test_etcd_start(&t, 3), 0);
+
+    memset(&es, 0, sizeof(es));
+    assert_non_null(et_open(&es, t.endpoints, NULL, NULL, 1500, 0));
+    a = gcp_arena_create(0);
+
+    gcp_sc_rec_init(&rec, a);
+    (void) gcp_sc_watch(es.s, &rec, K("/fo/"), K("/fo0"), 0);
+
+    n = 0;
+    for (i = 0; i < 10; i++, n++) {
+        snprintf(acked[n], sizeof(acked[n]), "/fo/a-%02d", i);
+        assert_int_equal(gcp_sc_create(es.s, a, K(acked[n]), K("v"))->rc,
+                         GCP_OK);
+    }
+
+    /* the member the store talks to dies */
+    dead1 = et_stats(es.s).endpoint;
+    assert_int_equal(gcp_test_etcd_kill(&t, dead1), 0);
+
+    for (i = 0; i < 10; i++, n++) {
+        snprintf(acked[n], sizeof(acked[n]), "/fo/b-%02d", i);
+        res = et_create_retry(es.s, a, acked[n]);
+        assert_int_equal(res->rc, GCP_OK);
+
+        res = gcp_sc_get(es.s, a, K(acked[n]), 0);
+        assert_int_equal(res->rc, GCP_OK);
+        assert_int_equal(res->nkvs, 1);
+    }
+
+    st = et_stats(es.s);
+    assert_true(st.failovers >= 1);
+    assert_true(st.endpoint != dead1);
+
+    assert_true(gcp_sc_rec_wait(es.s, &rec, (size_t) n, GCP_SC_TIMEOUT));
+
+    /* no quorum: 503 or 504 codes within the timeout */
+    dead2 = (dead1 + 1) % 3;
+    assert_int_equal(gcp_test_etcd_kill(&t, dead2), 0);
+
+    et_assert_fails_fast(es.s, et_op_get, "/fo/a-00", 2500);
+    et_assert_fails_fast(es.s, et_op_create, "/fo/noquorum", 2500);
+    et_assert_fails_fast(es.s, et_op_get, "/fo/a-01", 2500);
+
+    /* quorum again: the same store recovers by itself */
+    assert_int_equal(gcp_test_etcd_restart(&t, dead1), 0);
+    assert_int_equal(gcp_test_etcd_restart(&t, dead2), 0);
+
+    for (i = 0; i < 3; i++) {
+        assert_int_equal(gcp_test_etcd_wait(&t, i, 30000), 0);
+    }
+
+    for (i = 0; i < 10; i++, n++) {
+        snprintf(acked[n], sizeof(acked[n]), "/fo/c-%02d", i);
+        res = et_create_retry(es.s, a, acked[n]);
+        assert_int_equal(res->rc, GCP_OK);
+    }
+
+    res = gcp_sc_range(es.s, a, K("/fo/"), K("/fo0"), 0, 0, 0);
+    assert_int_equal(res->rc, GCP_OK);
+    assert_true(res->count >= n);
+
+    for (i = 0; i < n; i++) {
+        res = gcp_sc_get(es.s, a, K(acked[i]), 0);
+        assert_int_equal(res->nkvs, 1);
+    }
+
+    /* every acknowledged create reached the watch, once, in order */
+    assert_true(gcp_sc_rec_wait(es.s, &rec, (size_t) n, GCP_SC_TIMEOUT));
+    gcp_sc_spin(es.s, 100);
+    et_assert_seen(&rec, acked, n);
+
+    gcp_arena_destroy(a);
+    et_close(&es);
+    gcp_test_etcd_stop(&t);
+}
+
+
+/*
+ * The watch stream was down while others wrote and compacted: the changes
+ * in between are gone, so the watches that followed the copy end with an
+ * ERROR (GCP_ECOMPACTED), and the copy is loaded again.
+ */
+static void
+test_feed_lost(void **state)
+{
+    int                  i;
+    char                 key[64], body[128], *rev, *out;
+    int64_t              cur;
+    gcp_arena_t         *a;
+    et_store_t           es;
+    gcp_sc_rec_t         rec;
+    gcp_test_etcd_t      t;
+    gcp_etcd_stats_t     st;
+    gcp_store_result_t  *res;
+
+    assert_int_equal(gcp_test_etcd_start(&t, 1), 0);
+
+    memset(&es, 0, sizeof(es));
+    assert_non_null(et_open(&es, t.endpoints, "/fl", "", 1000, 0));
+    a = gcp_arena_create(0);
+
+    assert_int_equal(gcp_sc_create(es.s, a, K("/a"), K("1"))->rc, GCP_OK);
+
+    gcp_sc_rec_init(&rec, a);
+    (void) gcp_sc_watch(es.s, &rec, K("/"), K("0"), 0);
+    gcp_sc_spin(es.s, 50);
+
+    /* the store sees etcd go, and waits to reconnect */
+    assert_int_equal(gcp_test_etcd_kill(&t, 0), 0);
+    gcp_sc_spin(es.s, 300);
+    assert_int_equal(gcp_test_etcd_restart(&t, 0), 0);
+    assert_int_equal(gcp_test_etcd_wait(&t, 0, 20000), 0);
+
+    /* meanwhile (the store's loop does not run): writes, a compaction */
+    for (i = 0; i < 5; i++) {
+        snprintf(key, sizeof(key), "/fl/b%d", i);
+        et_raw_put(&t, 0, key, "2");
+    }
+
+    assert_int_equal(gcp_test_etcd_post(&t, 0, "/v3/kv/range",
+                                        "{\"key\":\"AA==\"}", &out), 200);
+    rev = strstr(out, "\"revision\":\"");
+    assert_non_null(rev);
+    cur = strtoll(rev + 12, NULL, 10);
+    free(out);
+
+    snprintf(body, sizeof(body), "{\"revision\":\"%lld\"}", (long long) cur);
+    assert_int_equal(gcp_test_etcd_post(&t, 0, "/v3/kv/compaction", body,
+                                        NULL), 200);
+
+    /* the watch ends with the compacted revision, from the loop */
+    assert_true(gcp_sc_rec_wait(es.s, &rec, 1, GCP_SC_TIMEOUT));
+    assert_int_equal(gcp_sc_rec_event(&rec, 0)->type, GCP_STORE_EVENT_ERROR);
+    assert_int_equal(gcp_sc_rec_event(&rec, 0)->rc, GCP_ECOMPACTED);
+    assert_int_equal(gcp_sc_rec_event(&rec, 0)->compact_revision, cur);
+
+    /* the copy was loaded again: it has what was written meanwhile */
+    res = gcp_sc_range(es.s, a, K("/"), K("0"), 0, 0, 0);
+    assert_int_equal(res->rc, GCP_OK);
+    assert_int_equal(res->count, 6);
+    assert_true(res->revision >= cur);
+
+    st = et_stats(es.s);
+    assert_int_equal(st.loads, 2);
+    assert_int_equal(st.compact_revision, cur);
+
+    /* and new watches work */
+    gcp_sc_rec_init(&rec, a);
+    (void) gcp_sc_watch(es.s, &rec, K("/"), K("0"), 0);
+    assert_int_equal(gcp_sc_create(es.s, a, K("/c"), K("3"))->rc, GCP_OK);
+    assert_true(gcp_sc_rec_wait(es.s, &rec, 1, GCP_SC_TIMEOUT));
+    assert_int_equal(gcp_sc_rec_event(&rec, 0)->type, GCP_STORE_EVENT_PUT);
+
+    gcp_arena_destroy(a);
+    et_close(&es);
+    gcp_test_etcd_stop(&t);
+}
+
+
+/* No etcd at all: operations fail fast, nothing hangs. */
+static void
+test_no_etcd(void **state)
+{
+    char          endpoint[64];
+    gcp_arena_t  *a;
+    et_store_t    es;
+    gcp_sc_rec_t  rec;
+
+    /* a port nobody listens on */
+    snprintf(endpoint, sizeof(endpoint), "http://127.0.0.1:%d", 1);
+
+    memset(&es, 0, sizeof(es));
+    assert_non_null(et_open(&es, endpoint, NULL, NULL, 500, 0));
+    a = gcp_arena_create(0);
+
+    et_assert_fails_fast(es.s, et_op_get, "/ne/a", 1000);
+    et_assert_fails_fast(es.s, et_op_create, "/ne/a", 1000);
+    assert_false(et_stats(es.s).ready);
+
+    /* a watch just waits; closing the store releases it */
+    gcp_sc_rec_init(&rec, a);
+    (void) gcp_sc_watch(es.s, &rec, K("/ne/"), K("/ne0"), 0);
+    gcp_sc_spin(es.s, 100);
+    assert_int_equal(rec.n, 0);
+
+    gcp_arena_destroy(a);
+    et_close(&es);
+}
+
+
+/* ------------------------------------------------------------ main */
+
+
+static const struct CMUnitTest  etcd_tests[] = {
+    cmocka_unit_test(test_key_mapping),
+    cmocka_unit_test(test_bad_input),
+    cmocka_unit_test(test_consistent_reads),
+    cmocka_unit_test(test_two_stores_counter),
+    cmocka_unit_test(test_watch_replay),
+    cmocka_unit_test(test_compacted_elsewhere),
+    cmocka_unit_test(test_no_etcd),
+    cmocka_unit_test(test_etcd_restart),
+    cmocka_unit_test(test_feed_lost),
+    cmocka_unit_test(test_cluster_failover),
+};
+
+
+
+int
+main(void)
+{
+    int         failed;
+    et_store_t  conf_store;
+
+    if (gcp_test_etcd_start(&one, 1) != 0) {
+        fprintf(stderr, "cannot start etcd\n");
+        return 1;
+    }
+
+    memset(&conf_store, 0, sizeof(et_store_t));
+
+    failed = gcp_store_conformance_run("store conformance: etcd", conf_open,
+                                       conf_close, &conf_store);
+
+    failed += cmocka_run_group_tests_name("etcd backend", etcd_tests, NULL,
+                                          NULL);
+
+    gcp_test_etcd_stop(&one);
+
+    return failed;
+}
