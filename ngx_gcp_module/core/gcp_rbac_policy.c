@@ -1,0 +1,424 @@
+
+/*
+ * The bootstrap policy: the ClusterRoles and ClusterRoleBindings
+ * kube-apiserver creates at start (plugin/pkg/auth/authorizer/rbac/
+ * bootstrappolicy, v1.32) that a generic control plane needs, created when
+ * absent:
+ *
+ *   cluster-admin               everything, bound to group system:masters
+ *   system:discovery            discovery, OpenAPI, version and health,
+ *                               bound to system:authenticated
+ *   system:basic-user           self access and rules reviews, whoami,
+ *                               bound to system:authenticated
+ *   system:public-info-viewer   version and health, bound to
+ *                               system:authenticated and
+ *                               system:unauthenticated
+ *   admin, edit, view           aggregated from the system:aggregate-to-*
+ *                               roles (and each other) by label
+ *
+ * Rules are written as upstream stores them (lists sorted).  Every object
+ * carries the label kubernetes.io/bootstrapping=rbac-defaults and the
+ * annotation rbac.authorization.kubernetes.io/autoupdate=true.
+ */
+
+#include <stdlib.h>
+
+#include "gcp_rand.h"
+#include "gcp_rbac.h"
+#include "gcp_time.h"
+#include "gcp_types.h"
+
+
+#define L(...)  ((const char * const []) { __VA_ARGS__, NULL })
+
+#define GCP_RBAC_READ   L("get", "list", "watch")
+#define GCP_RBAC_WRITE  L("create", "delete", "deletecollection", "patch",    \
+                          "update")
+#define GCP_RBAC_RW     L("create", "delete", "deletecollection", "get",      \
+                          "list", "patch", "update", "watch")
+
+#define GCP_RBAC_AGGREGATE  "rbac.authorization.k8s.io/aggregate-to-"
+
+
+typedef struct {
+    const char * const  *verbs;
+    const char * const  *groups;
+    const char * const  *resources;
+    const char * const  *urls;
+} gcp_rbac_boot_rule_t;
+
+
+typedef struct {
+    const char                  *name;
+    const char                  *label;         /* aggregate-to-LABEL */
+    const char                  *aggregate;     /* selects aggregate-to-X */
+    const gcp_rbac_boot_rule_t  *rules;
+    size_t                       nrules;
+} gcp_rbac_boot_role_t;
+
+
+typedef struct {
+    const char                  *name;          /* also the role's */
+    const char * const          *groups;
+} gcp_rbac_boot_binding_t;
+
+
+static const gcp_rbac_boot_rule_t  gcp_rbac_cluster_admin[] = {
+    { L("*"), L("*"), L("*"), NULL },
+    { L("*"), NULL, NULL, L("*") },
+};
+
+
+static const gcp_rbac_boot_rule_t  gcp_rbac_discovery[] = {
+    { L("get"), NULL, NULL, L("/api", "/api/*", "/apis", "/apis/*",
+      "/healthz", "/livez", "/openapi", "/openapi/*", "/readyz",
+      "/version", "/version/") },
+};
+
+
+static const gcp_rbac_boot_rule_t  gcp_rbac_basic_user[] = {
+    { L("create"), L("authorization.k8s.io"),
+      L("selfsubjectaccessreviews", "selfsubjectrulesreviews"), NULL },
+    { L("create"), L("authentication.k8s.io"), L("selfsubjectreviews"),
+      NULL },
+};
+
+
+static const gcp_rbac_boot_rule_t  gcp_rbac_public_info_viewer[] = {
+    { L("get"), NULL, NULL, L("/healthz", "/livez", "/readyz", "/version",
+      "/version/") },
+};
+
+
+static const gcp_rbac_boot_rule_t  gcp_rbac_aggregate_to_admin[] = {
+    { L("create"), L("authorization.k8s.io"),
+      L("localsubjectaccessreviews"), NULL },
+    { GCP_RBAC_RW, L("rbac.authorization.k8s.io"), L("rolebindings",
+      "roles"), NULL },
+};
+
+
+static const gcp_rbac_boot_rule_t  gcp_rbac_aggregate_to_edit[] = {
+    { GCP_RBAC_READ, L(""), L("pods/attach", "pods/exec",
+      "pods/portforward", "pods/proxy", "secrets", "services/proxy"),
+      NULL },
+    { L("impersonate"), L(""), L("serviceaccounts"), NULL },
+    { GCP_RBAC_WRITE, L(""), L("pods", "pods/attach", "pods/exec",
+      "pods/portforward", "pods/proxy"), NULL },
+    { L("create"), L(""), L("pods/eviction"), NULL },
+    { GCP_RBAC_WRITE, L(""), L("configmaps", "events",
+      "persistentvolumeclaims", "replicationcontrollers",
+      "replicationcontrollers/scale", "secrets", "serviceaccounts",
+      "services", "services/proxy"), NULL },
+    { L("create"), L(""), L("serviceaccounts/token"), NULL },
+    { GCP_RBAC_WRITE, L("apps"), L("daemonsets", "deployments",
+      "deployments/rollback", "deployments/scale", "replicasets",
+      "replicasets/scale", "statefulsets", "statefulsets/scale"), NULL },
+    { GCP_RBAC_WRITE, L("autoscaling"), L("horizontalpodautoscalers"),
+      NULL },
+    { GCP_RBAC_WRITE, L("batch"), L("cronjobs", "jobs"), NULL },
+    { GCP_RBAC_WRITE, L("extensions"), L("daemonsets", "deployments",
+      "deployments/rollback", "deployments/scale", "ingresses",
+      "networkpolicies", "replicasets", "replicasets/scale",
+      "replicationcontrollers/scale"), NULL },
+    { GCP_RBAC_WRITE, L("policy"), L("poddisruptionbudgets"), NULL },
+    { GCP_RBAC_WRITE, L("networking.k8s.io"), L("ingresses",
+      "networkpolicies"), NULL },
+    { GCP_RBAC_RW, L("coordination.k8s.io"), L("leases"), NULL },
+};
+
+
+static const gcp_rbac_boot_rule_t  gcp_rbac_aggregate_to_view[] = {
+    { GCP_RBAC_READ, L(""), L("configmaps", "endpoints",
+      "persistentvolumeclaims", "persistentvolumeclaims/status", "pods",
+      "replicationcontrollers", "replicationcontrollers/scale",
+      "serviceaccounts", "services", "services/status"), NULL },
+    { GCP_RBAC_READ, L(""), L("bindings", "events", "limitranges",
+      "namespaces/status", "pods/log", "pods/status",
+      "replicationcontrollers/status", "resourcequotas",
+      "resourcequotas/status"), NULL },
+    { GCP_RBAC_READ, L(""), L("namespaces"), NULL },
+    { GCP_RBAC_READ, L("discovery.k8s.io"), L("endpointslices"), NULL },
+    { GCP_RBAC_READ, L("apps"), L("controllerrevisions", "daemonsets",
+      "daemonsets/status", "deployments", "deployments/scale",
+      "deployments/status", "replicasets", "replicasets/scale",
+      "replicasets/status", "statefulsets", "statefulsets/scale",
+      "statefulsets/status"), NULL },
+    { GCP_RBAC_READ, L("autoscaling"), L("horizontalpodautoscalers",
+      "horizontalpodautoscalers/status"), NULL },
+    { GCP_RBAC_READ, L("batch"), L("cronjobs", "cronjobs/status", "jobs",
+      "jobs/status"), NULL },
+    { GCP_RBAC_READ, L("extensions"), L("daemonsets", "daemonsets/status",
+      "deployments", "deployments/scale", "deployments/status",
+      "ingresses", "ingresses/status", "networkpolicies", "replicasets",
+      "replicasets/scale", "replicasets/status",
+      "replicationcontrollers/scale"), NULL },
+    { GCP_RBAC_READ, L("policy"), L("poddisruptionbudgets",
+      "poddisruptionbudgets/status"), NULL },
+    { GCP_RBAC_READ, L("networking.k8s.io"), L("ingresses",
+      "ingresses/status", "networkpolicies"), NULL },
+};
+
+
+#define GCP_RBAC_RULES(r)  r, gcp_nelems(r)
+
+static const gcp_rbac_boot_role_t  gcp_rbac_boot_roles[] = {
+    { "cluster-admin", NULL, NULL, GCP_RBAC_RULES(gcp_rbac_cluster_admin) },
+    { "system:discovery", NULL, NULL, GCP_RBAC_RULES(gcp_rbac_discovery) },
+    { "system:basic-user", NULL, NULL,
+      GCP_RBAC_RULES(gcp_rbac_basic_user) },
+    { "system:public-info-viewer", NULL, NULL,
+      GCP_RBAC_RULES(gcp_rbac_public_info_viewer) },
+    { "admin", NULL, "admin", NULL, 0 },
+    { "edit", "admin", "edit", NULL, 0 },
+    { "view", "edit", "view", NULL, 0 },
+    { "system:aggregate-to-admin", "admin", NULL,
+      GCP_RBAC_RULES(gcp_rbac_aggregate_to_admin) },
+    { "system:aggregate-to-edit", "edit", NULL,
+      GCP_RBAC_RULES(gcp_rbac_aggregate_to_edit) },
+    { "system:aggregate-to-view", "view", NULL,
+      GCP_RBAC_RULES(gcp_rbac_aggregate_to_view) },
+};
+
+
+static const gcp_rbac_boot_binding_t  gcp_rbac_boot_bindings[] = {
+    { "cluster-admin", L("system:masters") },
+    { "system:discovery", L("system:authenticated") },
+    { "system:basic-user", L("system:authenticated") },
+    { "system:public-info-viewer",
+      L("system:authenticated", "system:unauthenticated") },
+};
+
+
+typedef struct {
+    gcp_api_t    *api;
+    gcp_arena_t  *arena;
+    size_t        next;
+    int           rc;
+    void        (*done)(void *arg, int rc);
+    void         *arg;
+} gcp_rbac_boot_t;
+
+
+static json_t *
+gcp_rbac_boot_list(const char * const *v)
+{
+    json_t  *a;
+
+    a = json_array();
+
+    while (a && *v) {
+        if (json_array_append_new(a, json_string(*v++)) != 0) {
+            json_decref(a);
+            return NULL;
+        }
+    }
+
+    return a;
+}
+
+
+static json_t *
+gcp_rbac_boot_rules(const gcp_rbac_boot_role_t *role)
+{
+    size_t                       i;
+    json_t                      *rules, *r;
+    const gcp_rbac_boot_rule_t  *br;
+
+    if (role->aggregate) {
+        return json_null();
+    }
+
+    rules = json_array();
+
+    for (i = 0; rules && i < role->nrules; i++) {
+        br = &role->rules[i];
+
+        r = json_pack("{s:o}", "verbs", gcp_rbac_boot_list(br->verbs));
+
+        if (r && br->groups) {
+            json_object_set_new(r, "apiGroups",
+                                gcp_rbac_boot_list(br->groups));
+            json_object_set_new(r, "resources",
+                                gcp_rbac_boot_list(br->resources));
+        }
+
+        if (r && br->urls) {
+            json_object_set_new(r, "nonResourceURLs",
+                                gcp_rbac_boot_list(br->urls));
+        }
+
+        if (r == NULL || json_array_append_new(rules, r) != 0) {
+            json_decref(rules);
+            return NULL;
+        }
+    }
+
+    return rules;
+}
+
+
+/* metadata with the bootstrap label and annotation (and aggregate-to-X) */
+static json_t *
+gcp_rbac_boot_meta(gcp_arena_t *a, const char *name, const char *label)
+{
+    char     uid[GCP_UUID_LEN + 1], now[GCP_TIME_BUFSIZE];
+    json_t  *meta, *labels;
+
+    gcp_uuid_v4(uid);
+    gcp_time_format(now, gcp_time_now().tv_sec);
+
+    meta = json_pack("{s:s, s:s, s:s, s:{s:s}, s:{s:s}}",
+                     "name", name, "uid", uid, "creationTimestamp", now,
+                     "labels", "kubernetes.io/bootstrapping",
+                     "rbac-defaults",
+                     "annotations",
+                     "rbac.authorization.kubernetes.io/autoupdate", "true");
+
+    if (meta && label) {
+        labels = json_object_get(meta, "labels");
+        json_object_set_new(labels, gcp_sprintf(a, GCP_RBAC_AGGREGATE "%s",
+                                                label),
+                            json_string("true"));
+    }
+
+    return meta;
+}
+
+
+static json_t *
+gcp_rbac_boot_role(gcp_arena_t *a, const gcp_rbac_boot_role_t *role)
+{
+    json_t  *obj;
+
+    obj = json_pack("{s:s, s:s, s:o, s:o}",
+                    "kind", "ClusterRole",
+                    "apiVersion", "rbac.authorization.k8s.io/v1",
+                    "metadata", gcp_rbac_boot_meta(a, role->name,
+                                                   role->label),
+                    "rules", gcp_rbac_boot_rules(role));
+
+    if (obj && role->aggregate) {
+        json_object_set_new(obj, "aggregationRule",
+                            json_pack("{s:[{s:{s:s}}]}",
+                                      "clusterRoleSelectors", "matchLabels",
+                                      gcp_sprintf(a, GCP_RBAC_AGGREGATE "%s",
+                                                  role->aggregate),
+                                      "true"));
+    }
+
+    return obj;
+}
+
+
+static json_t *
+gcp_rbac_boot_binding(gcp_arena_t *a, const gcp_rbac_boot_binding_t *b)
+{
+    size_t               i;
+    json_t              *obj, *subjects;
+
+    subjects = json_array();
+
+    for (i = 0; subjects && b->groups[i]; i++) {
+        json_array_append_new(subjects,
+                              json_pack("{s:s, s:s, s:s}", "kind", "Group",
+                                        "apiGroup", GCP_RBAC_GROUP,
+                                        "name", b->groups[i]));
+    }
+
+    obj = json_pack("{s:s, s:s, s:o, s:o, s:{s:s, s:s, s:s}}",
+                    "kind", "ClusterRoleBinding",
+                    "apiVersion", "rbac.authorization.k8s.io/v1",
+                    "metadata", gcp_rbac_boot_meta(a, b->name, NULL),
+                    "subjects", subjects,
+                    "roleRef", "apiGroup", GCP_RBAC_GROUP,
+                    "kind", "ClusterRole", "name", b->name);
+
+    return obj;
+}
+
+
+static void gcp_rbac_boot_next(gcp_rbac_boot_t *b);
+
+
+static void
+gcp_rbac_boot_created(void *arg, gcp_store_result_t *res)
+{
+    gcp_rbac_boot_t  *b = arg;
+
+    if (res->rc != GCP_OK && res->rc != GCP_EEXISTS) {
+        b->rc = res->rc;
+    }
+
+    gcp_rbac_boot_next(b);
+}
+
+
+static void
+gcp_rbac_boot_next(gcp_rbac_boot_t *b)
+{
+    size_t                 i, nroles;
+    json_t                *obj;
+    gcp_str_t              key, value;
+    const gcp_resource_t  *res;
+
+    nroles = gcp_nelems(gcp_rbac_boot_roles);
+    i = b->next++;
+
+    if (b->rc != GCP_OK
+        || i >= nroles + gcp_nelems(gcp_rbac_boot_bindings))
+    {
+        b->done(b->arg, b->rc);
+        gcp_arena_destroy(b->arena);
+        free(b);
+        return;
+    }
+
+    if (i < nroles) {
+        res = &gcp_type_clusterroles;
+        obj = gcp_rbac_boot_role(b->arena, &gcp_rbac_boot_roles[i]);
+        key = gcp_object_key(b->arena, res, "", gcp_rbac_boot_roles[i].name);
+
+    } else {
+        res = &gcp_type_clusterrolebindings;
+        obj = gcp_rbac_boot_binding(b->arena,
+                                    &gcp_rbac_boot_bindings[i - nroles]);
+        key = gcp_object_key(b->arena, res, "",
+                             gcp_rbac_boot_bindings[i - nroles].name);
+    }
+
+    value = obj ? gcp_object_encode(b->arena, obj,
+                                    res->strategy->field_order)
+                : (gcp_str_t) gcp_null_string;
+    json_decref(obj);
+
+    if (value.data == NULL || key.data == NULL) {
+        b->rc = GCP_ENOMEM;
+        gcp_rbac_boot_next(b);
+        return;
+    }
+
+    gcp_store_create(b->api->store, key, value, b->arena,
+                     gcp_rbac_boot_created, b);
+}
+
+
+void
+gcp_rbac_bootstrap(gcp_api_t *api, void (*done)(void *arg, int rc),
+    void *arg)
+{
+    gcp_rbac_boot_t  *b;
+
+    b = calloc(1, sizeof(gcp_rbac_boot_t));
+    if (b == NULL || (b->arena = gcp_arena_create(0)) == NULL) {
+        free(b);
+        done(arg, GCP_ENOMEM);
+        return;
+    }
+
+    b->api = api;
+    b->done = done;
+    b->arg = arg;
+
+    gcp_rbac_boot_next(b);
+}
