@@ -1,0 +1,90 @@
+
+/*
+ * The built-in controllers, as kube-controller-manager runs them for a
+ * generic control plane: namespace deletion, garbage collection, the
+ * default service account and the root CA config map of every namespace,
+ * and resource quota status.
+ *
+ * They run inside one worker process of an instance (gcp_api_conf_t
+ * .controllers), driven by store watches and timers, never blocking.
+ * Instances sharing a store elect one leader with a coordination.k8s.io/v1
+ * Lease (kube-system/kube-controller-manager, client-go's leader election);
+ * only the leader runs the controllers.  They act through the API as
+ * upstream's do (gcp_client.h) and keep no state that a restart loses:
+ * everything is rebuilt from the store.
+ */
+
+#ifndef _GCP_CTL_H_INCLUDED_
+#define _GCP_CTL_H_INCLUDED_
+
+
+#include "gcp_api.h"
+
+
+/* The controllers, by their kube-controller-manager names. */
+#define GCP_CTL_NAMESPACE       0x01    /* namespace-controller */
+#define GCP_CTL_GC              0x02    /* garbage-collector-controller */
+#define GCP_CTL_SERVICEACCOUNT  0x04    /* serviceaccount-controller */
+#define GCP_CTL_ROOT_CA         0x08    /* root-ca-certificate-publisher- */
+                                        /* controller */
+#define GCP_CTL_QUOTA           0x10    /* resourcequota-controller */
+#define GCP_CTL_ALL             0x1f
+
+
+typedef struct {
+    unsigned      off;              /* GCP_CTL_* bits switched off */
+    const char   *root_ca;          /* PEM of kube-root-ca.crt; NULL: the */
+                                    /* root CA publisher has nothing to */
+                                    /* publish and does not run */
+    const char   *identity;         /* leader election identity */
+
+    /* 0: upstream's defaults (15 s, 10 s, 2 s, 5 min, 5 min) */
+    uint64_t      lease_ms;         /* leaseDurationSeconds */
+    uint64_t      renew_ms;         /* renew deadline */
+    uint64_t      retry_ms;         /* retry period */
+    uint64_t      resync_ms;        /* namespaces looked at again */
+    uint64_t      quota_resync_ms;  /* quota usage recomputed */
+} gcp_ctl_conf_t;
+
+
+typedef struct gcp_ctl_manager_s  gcp_ctl_manager_t;
+
+
+/*
+ * Starts leader election, and the controllers whenever this process
+ * leads.  The conf is copied (its strings too).  Returns the manager, owned
+ * by the caller and released with gcp_ctl_stop(), or NULL when out of
+ * memory.
+ */
+gcp_ctl_manager_t *gcp_ctl_start(gcp_api_t *api, const gcp_ctl_conf_t *conf);
+
+/*
+ * Stops the controllers and the election (the lease is not released: it
+ * expires, or this identity takes it back at once when it starts again).
+ * Work in flight completes unobserved; done(arg), when not NULL, is
+ * called once everything is released (at once, or later from the loop).
+ * NULL is allowed.
+ */
+void gcp_ctl_stop(gcp_ctl_manager_t *m, void (*done)(void *arg), void *arg);
+
+/* Returns 1 while this process holds the lease and runs controllers. */
+int gcp_ctl_leading(const gcp_ctl_manager_t *m);
+
+/*
+ * Returns the GCP_CTL_* bit of a controller name as kube-controller-manager
+ * spells it ("namespace-controller", or the short alias "namespace";
+ * "garbage-collector-controller" / "garbagecollector";
+ * "serviceaccount-controller" / "serviceaccount";
+ * "root-ca-certificate-publisher-controller" / "root-ca-cert-publisher";
+ * "resourcequota-controller" / "resourcequota"), or 0.
+ */
+unsigned gcp_ctl_bit(const char *name, size_t len);
+
+/*
+ * Adds the ResourceQuota validating admission plugin to api (every worker
+ * runs it).  Returns GCP_OK or GCP_ENOMEM.
+ */
+int gcp_ctl_quota_admission(gcp_api_t *api);
+
+
+#endif /* _GCP_CTL_H_INCLUDED_ */

@@ -1,0 +1,198 @@
+
+/*
+ * The controllers in the adapter: the gcp_controllers and
+ * gcp_root_ca_file directives, and what the worker that runs the
+ * controllers hands the core: which are off, the root CA, and the
+ * instance's leader election identity.
+ */
+
+#include "ngx_http_gcp_module.h"
+
+#include "gcp_ctl.h"
+
+
+#define NGX_HTTP_GCP_ROOT_CA_MAX  (1024 * 1024)
+
+
+/*
+ * gcp_controllers * | off | [*] [NAME] [-NAME] ...;
+ *
+ * As kube-controller-manager's --controllers: "*" turns on every
+ * controller, NAME one, -NAME turns one off (explicit names win over
+ * "*"); without "*", only the named ones run.
+ */
+
+char *
+ngx_http_gcp_controllers(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
+{
+    ngx_http_gcp_main_conf_t *mcf = conf;
+
+    unsigned     on, off, bit, all;
+    ngx_str_t   *value, name;
+    ngx_uint_t   i;
+
+    if (mcf->controllers_off != NGX_CONF_UNSET_UINT) {
+        return "is duplicate";
+    }
+
+    value = cf->args->elts;
+
+    if (cf->args->nelts == 2 && ngx_strcmp(value[1].data, "off") == 0) {
+        mcf->controllers_off = GCP_CTL_ALL;
+        return NGX_CONF_OK;
+    }
+
+    all = 0;
+    on = 0;
+    off = 0;
+
+    for (i = 1; i < cf->args->nelts; i++) {
+        name = value[i];
+
+        if (name.len == 1 && name.data[0] == '*') {
+            all = 1;
+            continue;
+        }
+
+        if (name.len > 1 && name.data[0] == '-') {
+            bit = gcp_ctl_bit((char *) name.data + 1, name.len - 1);
+            off |= bit;
+
+        } else {
+            bit = gcp_ctl_bit((char *) name.data, name.len);
+            on |= bit;
+        }
+
+        if (bit == 0) {
+            ngx_conf_log_error(NGX_LOG_EMERG, cf, 0,
+                               "unknown controller \"%V\"", &value[i]);
+            return NGX_CONF_ERROR;
+        }
+    }
+
+    on = (all ? GCP_CTL_ALL : on) & ~off;
+
+    mcf->controllers_off = GCP_CTL_ALL & ~on;
+
+    return NGX_CONF_OK;
+}
+
+
+/* gcp_root_ca_file FILE;  the PEM is read now, and on every reload. */
+
+char *
+ngx_http_gcp_root_ca_file(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
+{
+    ngx_http_gcp_main_conf_t *mcf = conf;
+
+    u_char           *pem;
+    ssize_t           n;
+    ngx_fd_t          fd;
+    ngx_str_t        *value, file;
+    ngx_file_info_t   fi;
+
+    if (mcf->root_ca.data) {
+        return "is duplicate";
+    }
+
+    value = cf->args->elts;
+    file = value[1];
+
+    if (ngx_conf_full_name(cf->cycle, &file, 1) != NGX_OK) {
+        return NGX_CONF_ERROR;
+    }
+
+    fd = ngx_open_file(file.data, NGX_FILE_RDONLY, NGX_FILE_OPEN, 0);
+    if (fd == NGX_INVALID_FILE) {
+        ngx_conf_log_error(NGX_LOG_EMERG, cf, ngx_errno,
+                           ngx_open_file_n " \"%V\" failed", &file);
+        return NGX_CONF_ERROR;
+    }
+
+    if (ngx_fd_info(fd, &fi) == NGX_FILE_ERROR
+        || ngx_file_size(&fi) > NGX_HTTP_GCP_ROOT_CA_MAX)
+    {
+        ngx_close_file(fd);
+        ngx_conf_log_error(NGX_LOG_EMERG, cf, 0,
+                           "\"%V\" is not a CA bundle", &file);
+        return NGX_CONF_ERROR;
+    }
+
+    pem = ngx_pnalloc(cf->pool, ngx_file_size(&fi) + 1);
+    if (pem == NULL) {
+        ngx_close_file(fd);
+        return NGX_CONF_ERROR;
+    }
+
+    n = ngx_read_fd(fd, pem, ngx_file_size(&fi));
+    ngx_close_file(fd);
+
+    if (n != (ssize_t) ngx_file_size(&fi)) {
+        ngx_conf_log_error(NGX_LOG_EMERG, cf, ngx_errno,
+                           ngx_read_fd_n " \"%V\" failed", &file);
+        return NGX_CONF_ERROR;
+    }
+
+    pem[n] = '\0';
+
+    if (ngx_strstr(pem, "-----BEGIN CERTIFICATE-----") == NULL) {
+        ngx_conf_log_error(NGX_LOG_EMERG, cf, 0,
+                           "\"%V\" holds no PEM certificate", &file);
+        return NGX_CONF_ERROR;
+    }
+
+    mcf->root_ca.data = pem;
+    mcf->root_ca.len = n;
+
+    return NGX_CONF_OK;
+}
+
+
+void
+ngx_http_gcp_ctl_init_conf(ngx_http_gcp_main_conf_t *mcf)
+{
+    ngx_conf_init_uint_value(mcf->controllers_off, 0);
+}
+
+
+/*
+ * The leader election identity: the host name and a hash of what tells
+ * this instance from others on the host (its prefix, configuration file
+ * and storage), so that a restarted instance takes its lease back at once
+ * and two instances never share one.
+ */
+
+static const char *
+ngx_http_gcp_ctl_identity(ngx_cycle_t *cycle, ngx_http_gcp_main_conf_t *mcf)
+{
+    u_char    *p;
+    uint32_t   crc;
+
+    ngx_crc32_init(crc);
+    ngx_crc32_update(&crc, cycle->prefix.data, cycle->prefix.len);
+    ngx_crc32_update(&crc, cycle->conf_file.data, cycle->conf_file.len);
+    ngx_crc32_update(&crc, mcf->storage.path.data, mcf->storage.path.len);
+    ngx_crc32_update(&crc, mcf->storage.endpoints.data,
+                     mcf->storage.endpoints.len);
+    ngx_crc32_final(crc);
+
+    p = ngx_pnalloc(cycle->pool, cycle->hostname.len + sizeof("_ffffffff"));
+    if (p == NULL) {
+        return NULL;
+    }
+
+    *ngx_sprintf(p, "%V_%08xD", &cycle->hostname, crc) = '\0';
+
+    return (const char *) p;
+}
+
+
+void
+ngx_http_gcp_ctl_api_conf(ngx_cycle_t *cycle, ngx_http_gcp_main_conf_t *mcf,
+    gcp_api_conf_t *conf)
+{
+    conf->controllers_off = mcf->controllers_off;
+    conf->root_ca = mcf->root_ca.len ? (const char *) mcf->root_ca.data
+                                     : NULL;
+    conf->identity = ngx_http_gcp_ctl_identity(cycle, mcf);
+}
