@@ -36,7 +36,7 @@ UNIT_TESTS   := $(basename $(notdir $(wildcard t/unit/test_*.c)))
 UNIT_CFLAGS  := -std=gnu99 -g -O1 -Wall -Wextra -Wno-unused-parameter \
                 -Wpointer-arith -Werror -Ingx_gcp_module/core -Ibackends \
                 -It/unit
-UNIT_LIBS    := -lcmocka -ljansson -llmdb -lcrypto -lpthread -lm
+UNIT_LIBS    := -lcmocka -ljansson -llmdb -lcurl -lcrypto -lpthread -lm
 ASAN_FLAGS   := -fsanitize=address,undefined -fno-omit-frame-pointer \
                 -fno-sanitize-recover=undefined
 
@@ -155,8 +155,15 @@ check-core:
 	    exit 1; \
 	else echo "check-core: no nginx headers in core/ and backends/"; fi
 
+# The suites that lean on the storage the most run again on etcd (one
+# member started by the tests on loopback; t/e2e/conftest.py).
+ETCD_E2E := t/e2e/test_kubectl.py t/e2e/test_python_client.py \
+    t/e2e/test_watch.py t/e2e/test_concurrency.py
+
 e2e: module
 	GCP_MODULE=$(MODULE) $(PYTHON) -m pytest -q t/e2e $(PYTEST_ARGS)
+	GCP_MODULE=$(MODULE) $(PYTHON) -m pytest -q --storage=etcd \
+	    $(ETCD_E2E) $(PYTEST_ARGS)
 
 # One step after the other (each may use parallel jobs inside).
 test:

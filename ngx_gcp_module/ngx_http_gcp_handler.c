@@ -258,6 +258,12 @@ ngx_http_gcp_request_init(ngx_http_request_t *r, gcp_request_t *req)
     req->user_agent = ngx_http_gcp_header_in(r, a, "User-Agent");
     req->if_none_match = ngx_http_gcp_header_in(r, a, "If-None-Match");
 
+    /* every header and the client certificates, for authentication */
+
+    if (ngx_http_gcp_auth_request(r, req) != NGX_OK) {
+        return NGX_ERROR;
+    }
+
     req->user = NULL;
 
     /*

@@ -20,6 +20,7 @@
 #include "ngx_http_gcp_module.h"
 
 #include "lmdb/gcp_store_lmdb.h"
+#include "etcd/gcp_store_etcd.h"
 
 
 #define NGX_HTTP_GCP_MAX_BODY_SIZE  3145728     /* kube-apiserver's 3 MiB */
@@ -43,6 +44,10 @@ static char *ngx_http_gcp_storage(ngx_conf_t *cf, ngx_command_t *cmd,
     void *conf);
 static char *ngx_http_gcp_storage_lmdb(ngx_conf_t *cf,
     ngx_http_gcp_storage_conf_t *st);
+static char *ngx_http_gcp_storage_etcd(ngx_conf_t *cf,
+    ngx_http_gcp_storage_conf_t *st);
+static ngx_int_t ngx_http_gcp_open_etcd(ngx_cycle_t *cycle,
+    ngx_http_gcp_main_conf_t *mcf);
 static ngx_int_t ngx_http_gcp_init_module(ngx_cycle_t *cycle);
 static void ngx_http_gcp_shared_cleanup(void *data);
 static ngx_int_t ngx_http_gcp_init_process(ngx_cycle_t *cycle);
@@ -65,6 +70,13 @@ static ngx_conf_post_handler_pt  ngx_http_gcp_size_post =
     ngx_http_gcp_size_positive;
 static ngx_conf_post_handler_pt  ngx_http_gcp_sec_post =
     ngx_http_gcp_sec_positive;
+
+
+static ngx_conf_enum_t  ngx_http_gcp_authorization_modes[] = {
+    { ngx_string("AlwaysAllow"), NGX_HTTP_GCP_AUTHZ_ALWAYS_ALLOW },
+    { ngx_string("RBAC"), NGX_HTTP_GCP_AUTHZ_RBAC },
+    { ngx_null_string, 0 }
+};
 
 
 static ngx_command_t  ngx_http_gcp_commands[] = {
@@ -125,6 +137,123 @@ static ngx_command_t  ngx_http_gcp_commands[] = {
       offsetof(ngx_http_gcp_main_conf_t, version),
       NULL },
 
+    /* the built-in controllers (ngx_http_gcp_ctl.c) */
+
+    { ngx_string("gcp_controllers"),
+      NGX_HTTP_MAIN_CONF|NGX_CONF_1MORE,
+      ngx_http_gcp_controllers,
+      NGX_HTTP_MAIN_CONF_OFFSET,
+      0,
+      NULL },
+
+    { ngx_string("gcp_root_ca_file"),
+      NGX_HTTP_MAIN_CONF|NGX_CONF_TAKE1,
+      ngx_http_gcp_root_ca_file,
+      NGX_HTTP_MAIN_CONF_OFFSET,
+      0,
+      NULL },
+
+    /* authentication and authorization (ngx_http_gcp_auth.c) */
+
+    { ngx_string("gcp_client_ca_file"),
+      NGX_HTTP_MAIN_CONF|NGX_CONF_TAKE1,
+      ngx_conf_set_str_slot,
+      NGX_HTTP_MAIN_CONF_OFFSET,
+      offsetof(ngx_http_gcp_main_conf_t, auth.client_ca_file),
+      NULL },
+
+    { ngx_string("gcp_token_auth_file"),
+      NGX_HTTP_MAIN_CONF|NGX_CONF_TAKE1,
+      ngx_conf_set_str_slot,
+      NGX_HTTP_MAIN_CONF_OFFSET,
+      offsetof(ngx_http_gcp_main_conf_t, auth.token_auth_file),
+      NULL },
+
+    { ngx_string("gcp_service_account_signing_key_file"),
+      NGX_HTTP_MAIN_CONF|NGX_CONF_TAKE1,
+      ngx_conf_set_str_slot,
+      NGX_HTTP_MAIN_CONF_OFFSET,
+      offsetof(ngx_http_gcp_main_conf_t, auth.sa_signing_key_file),
+      NULL },
+
+    { ngx_string("gcp_service_account_key_file"),
+      NGX_HTTP_MAIN_CONF|NGX_CONF_1MORE,
+      ngx_http_gcp_conf_set_list,
+      NGX_HTTP_MAIN_CONF_OFFSET,
+      offsetof(ngx_http_gcp_main_conf_t, auth.sa_key_files),
+      NULL },
+
+    { ngx_string("gcp_service_account_issuer"),
+      NGX_HTTP_MAIN_CONF|NGX_CONF_1MORE,
+      ngx_http_gcp_conf_set_list,
+      NGX_HTTP_MAIN_CONF_OFFSET,
+      offsetof(ngx_http_gcp_main_conf_t, auth.sa_issuers),
+      NULL },
+
+    { ngx_string("gcp_service_account_max_token_expiration"),
+      NGX_HTTP_MAIN_CONF|NGX_CONF_TAKE1,
+      ngx_conf_set_sec_slot,
+      NGX_HTTP_MAIN_CONF_OFFSET,
+      offsetof(ngx_http_gcp_main_conf_t, auth.sa_max_expiration),
+      NULL },
+
+    { ngx_string("gcp_api_audiences"),
+      NGX_HTTP_MAIN_CONF|NGX_CONF_1MORE,
+      ngx_http_gcp_conf_set_list,
+      NGX_HTTP_MAIN_CONF_OFFSET,
+      offsetof(ngx_http_gcp_main_conf_t, auth.api_audiences),
+      NULL },
+
+    { ngx_string("gcp_requestheader_client_ca_file"),
+      NGX_HTTP_MAIN_CONF|NGX_CONF_TAKE1,
+      ngx_conf_set_str_slot,
+      NGX_HTTP_MAIN_CONF_OFFSET,
+      offsetof(ngx_http_gcp_main_conf_t, auth.requestheader_ca_file),
+      NULL },
+
+    { ngx_string("gcp_requestheader_allowed_names"),
+      NGX_HTTP_MAIN_CONF|NGX_CONF_1MORE,
+      ngx_http_gcp_conf_set_list,
+      NGX_HTTP_MAIN_CONF_OFFSET,
+      offsetof(ngx_http_gcp_main_conf_t, auth.requestheader_allowed_names),
+      NULL },
+
+    { ngx_string("gcp_requestheader_username_headers"),
+      NGX_HTTP_MAIN_CONF|NGX_CONF_1MORE,
+      ngx_http_gcp_conf_set_list,
+      NGX_HTTP_MAIN_CONF_OFFSET,
+      offsetof(ngx_http_gcp_main_conf_t,
+               auth.requestheader_username_headers),
+      NULL },
+
+    { ngx_string("gcp_requestheader_group_headers"),
+      NGX_HTTP_MAIN_CONF|NGX_CONF_1MORE,
+      ngx_http_gcp_conf_set_list,
+      NGX_HTTP_MAIN_CONF_OFFSET,
+      offsetof(ngx_http_gcp_main_conf_t, auth.requestheader_group_headers),
+      NULL },
+
+    { ngx_string("gcp_requestheader_extra_headers_prefix"),
+      NGX_HTTP_MAIN_CONF|NGX_CONF_1MORE,
+      ngx_http_gcp_conf_set_list,
+      NGX_HTTP_MAIN_CONF_OFFSET,
+      offsetof(ngx_http_gcp_main_conf_t, auth.requestheader_extra_prefixes),
+      NULL },
+
+    { ngx_string("gcp_anonymous_auth"),
+      NGX_HTTP_MAIN_CONF|NGX_CONF_FLAG,
+      ngx_conf_set_flag_slot,
+      NGX_HTTP_MAIN_CONF_OFFSET,
+      offsetof(ngx_http_gcp_main_conf_t, auth.anonymous),
+      NULL },
+
+    { ngx_string("gcp_authorization_mode"),
+      NGX_HTTP_MAIN_CONF|NGX_CONF_TAKE1,
+      ngx_conf_set_enum_slot,
+      NGX_HTTP_MAIN_CONF_OFFSET,
+      offsetof(ngx_http_gcp_main_conf_t, auth.mode),
+      &ngx_http_gcp_authorization_modes },
+
       ngx_null_command
 };
 
@@ -182,8 +311,11 @@ ngx_http_gcp_create_main_conf(ngx_conf_t *cf)
     mcf->min_request_timeout = NGX_CONF_UNSET;
     mcf->compact_interval = NGX_CONF_UNSET_MSEC;
     mcf->object_cache = NGX_CONF_UNSET_SIZE;
+    mcf->controllers_off = NGX_CONF_UNSET_UINT;
     mcf->storage.sync = NGX_CONF_UNSET;
     ngx_queue_init(&mcf->calls);
+
+    ngx_http_gcp_auth_create_conf(&mcf->auth);
 
     return mcf;
 }
@@ -199,12 +331,17 @@ ngx_http_gcp_init_main_conf(ngx_conf_t *cf, void *conf)
     ngx_conf_init_msec_value(mcf->compact_interval,
                              NGX_HTTP_GCP_COMPACT_INTERVAL);
     ngx_conf_init_size_value(mcf->object_cache, NGX_HTTP_GCP_OBJECT_CACHE);
+    ngx_http_gcp_ctl_init_conf(mcf);
 
     if (mcf->used && mcf->storage.type == NGX_HTTP_GCP_STORAGE_NONE) {
         ngx_conf_log_error(NGX_LOG_EMERG, cf, 0,
                            "\"gcp_api\" needs \"gcp_storage\" in the "
                            "http block");
         return NGX_CONF_ERROR;
+    }
+
+    if (mcf->used) {
+        return ngx_http_gcp_auth_init_conf(cf, &mcf->auth);
     }
 
     return NGX_CONF_OK;
@@ -353,9 +490,10 @@ ngx_http_gcp_sec_positive(ngx_conf_t *cf, void *post, void *data)
 
 /*
  * gcp_storage lmdb PATH [map_size=SIZE] [sync=on|off];
+ * gcp_storage etcd URL[,URL...] [prefix=/registry] [cacert=FILE]
+ *     [cert=FILE key=FILE] [timeout=5s];
  *
- * The first argument names the backend; each backend parses the rest
- * (an etcd backend will take its endpoints the same way).
+ * The first argument names the backend; each backend parses the rest.
  */
 
 static char *
@@ -376,8 +514,14 @@ ngx_http_gcp_storage(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
         return ngx_http_gcp_storage_lmdb(cf, &mcf->storage);
     }
 
+    if (ngx_strcmp(value[1].data, "etcd") == 0) {
+        mcf->storage.type = NGX_HTTP_GCP_STORAGE_ETCD;
+        return ngx_http_gcp_storage_etcd(cf, &mcf->storage);
+    }
+
     ngx_conf_log_error(NGX_LOG_EMERG, cf, 0,
-                       "unknown storage \"%V\" (known: lmdb)", &value[1]);
+                       "unknown storage \"%V\" (known: lmdb, etcd)",
+                       &value[1]);
 
     return NGX_CONF_ERROR;
 }
@@ -427,6 +571,116 @@ ngx_http_gcp_storage_lmdb(ngx_conf_t *cf, ngx_http_gcp_storage_conf_t *st)
 
         goto invalid;
     }
+
+    return NGX_CONF_OK;
+
+invalid:
+
+    ngx_conf_log_error(NGX_LOG_EMERG, cf, 0,
+                       "invalid parameter \"%V\"", &value[i]);
+
+    return NGX_CONF_ERROR;
+}
+
+
+static char *
+ngx_http_gcp_storage_etcd(ngx_conf_t *cf, ngx_http_gcp_storage_conf_t *st)
+{
+    u_char           *p;
+    ngx_str_t        *value, *file, s;
+    ngx_uint_t        i;
+    const char       *err;
+    gcp_etcd_conf_t   conf;
+
+    value = cf->args->elts;
+
+    st->endpoints = value[2];
+    ngx_str_set(&st->prefix, "/registry");
+    st->timeout = 5000;
+
+    for (i = 3; i < cf->args->nelts; i++) {
+
+        if (ngx_strncmp(value[i].data, "prefix=", 7) == 0) {
+            st->prefix.data = value[i].data + 7;
+            st->prefix.len = value[i].len - 7;
+
+            if (st->prefix.len == 0) {
+                goto invalid;
+            }
+
+            continue;
+        }
+
+        if (ngx_strncmp(value[i].data, "timeout=", 8) == 0) {
+            s.data = value[i].data + 8;
+            s.len = value[i].len - 8;
+
+            st->timeout = ngx_parse_time(&s, 0);
+            if (st->timeout == (ngx_msec_t) NGX_ERROR || st->timeout == 0) {
+                goto invalid;
+            }
+
+            continue;
+        }
+
+        file = NULL;
+
+        if (ngx_strncmp(value[i].data, "cacert=", 7) == 0) {
+            file = &st->cacert;
+            file->data = value[i].data + 7;
+            file->len = value[i].len - 7;
+
+        } else if (ngx_strncmp(value[i].data, "cert=", 5) == 0) {
+            file = &st->cert;
+            file->data = value[i].data + 5;
+            file->len = value[i].len - 5;
+
+        } else if (ngx_strncmp(value[i].data, "key=", 4) == 0) {
+            file = &st->key;
+            file->data = value[i].data + 4;
+            file->len = value[i].len - 4;
+        }
+
+        if (file == NULL || file->len == 0) {
+            goto invalid;
+        }
+
+        if (ngx_conf_full_name(cf->cycle, file, 1) != NGX_OK) {
+            return NGX_CONF_ERROR;
+        }
+    }
+
+    if ((st->cert.len == 0) != (st->key.len == 0)) {
+        ngx_conf_log_error(NGX_LOG_EMERG, cf, 0,
+                           "\"cert\" and \"key\" go together");
+        return NGX_CONF_ERROR;
+    }
+
+    ngx_memzero(&conf, sizeof(gcp_etcd_conf_t));
+    conf.endpoints = (const char *) st->endpoints.data;
+
+    if (gcp_etcd_check_conf(&conf, &err) != GCP_OK) {
+        ngx_conf_log_error(NGX_LOG_EMERG, cf, 0, "%s: \"%V\"", err,
+                           &st->endpoints);
+        return NGX_CONF_ERROR;
+    }
+
+    /* the data directory (the core's) is nginx's prefix */
+
+    s = cf->cycle->prefix;
+
+    while (s.len > 1 && s.data[s.len - 1] == '/') {
+        s.len--;
+    }
+
+    p = ngx_pnalloc(cf->pool, s.len + 1);
+    if (p == NULL) {
+        return NGX_CONF_ERROR;
+    }
+
+    *ngx_cpymem(p, s.data, s.len) = '\0';
+    st->path.data = p;
+    st->path.len = s.len;
 
     return NGX_CONF_OK;
 
@@ -535,7 +789,10 @@ ngx_http_gcp_init_process(ngx_cycle_t *cycle)
 
     mcf = ngx_http_cycle_get_module_main_conf(cycle, ngx_http_gcp_module);
 
-    if (mcf == NULL || mcf->shared == NULL) {
+    if (mcf == NULL || mcf->storage.type == NGX_HTTP_GCP_STORAGE_NONE
+        || (mcf->storage.type == NGX_HTTP_GCP_STORAGE_LMDB
+            && mcf->shared == NULL))
+    {
         return NGX_OK;
     }
 
@@ -570,13 +827,20 @@ ngx_http_gcp_open(ngx_cycle_t *cycle, ngx_http_gcp_main_conf_t *mcf)
         return NGX_ERROR;
     }
 
-    mcf->store = gcp_lmdb_open(mcf->shared, (int) ngx_worker, mcf->loop,
-                               &err);
-    if (mcf->store == NULL) {
-        ngx_log_error(NGX_LOG_EMERG, cycle->log, 0,
-                      "gcp_storage lmdb \"%V\": %s",
-                      &mcf->storage.path, err);
-        return NGX_ERROR;
+    if (mcf->storage.type == NGX_HTTP_GCP_STORAGE_ETCD) {
+        if (ngx_http_gcp_open_etcd(cycle, mcf) != NGX_OK) {
+            return NGX_ERROR;
+        }
+
+    } else {
+        mcf->store = gcp_lmdb_open(mcf->shared, (int) ngx_worker, mcf->loop,
+                                   &err);
+        if (mcf->store == NULL) {
+            ngx_log_error(NGX_LOG_EMERG, cycle->log, 0,
+                          "gcp_storage lmdb \"%V\": %s",
+                          &mcf->storage.path, err);
+            return NGX_ERROR;
+        }
     }
 
     ngx_memzero(&conf, sizeof(gcp_api_conf_t));
@@ -598,10 +862,63 @@ ngx_http_gcp_open(ngx_cycle_t *cycle, ngx_http_gcp_main_conf_t *mcf)
     conf.controllers = ngx_worker == 0;
     conf.data_dir = (const char *) mcf->storage.path.data;
 
+    ngx_http_gcp_ctl_api_conf(cycle, mcf, &conf);
+
+    conf.auth = mcf->auth.auth;
+    conf.authorization_mode = ngx_http_gcp_authorization_mode(&mcf->auth);
+
     mcf->api = gcp_api_create(&conf, &err);
     if (mcf->api == NULL) {
         ngx_log_error(NGX_LOG_EMERG, cycle->log, 0, "gcp_api_create: %s",
                       err);
+        return NGX_ERROR;
+    }
+
+    return NGX_OK;
+}
+
+
+/*
+ * Each worker keeps its own copy of the keyspace, fed by its own etcd watch
+ * stream: nothing is shared, nothing opened before the fork.  The core's
+ * keys start with "/registry"; in etcd they start with the prefix.
+ */
+
+static ngx_int_t
+ngx_http_gcp_open_etcd(ngx_cycle_t *cycle, ngx_http_gcp_main_conf_t *mcf)
+{
+    const char       *err;
+    gcp_etcd_conf_t   conf;
+    ngx_str_t        *st_prefix;
+    u_char           *prefix;
+
+    st_prefix = &mcf->storage.prefix;
+
+    prefix = ngx_pnalloc(cycle->pool, st_prefix->len + 1);
+    if (prefix == NULL) {
+        return NGX_ERROR;
+    }
+
+    *ngx_cpymem(prefix, st_prefix->data, st_prefix->len) = '\0';
+
+    ngx_memzero(&conf, sizeof(gcp_etcd_conf_t));
+
+    conf.endpoints = (const char *) mcf->storage.endpoints.data;
+    conf.prefix = (const char *) prefix;
+    conf.core_prefix = "/registry";
+    conf.cacert = mcf->storage.cacert.len
+                  ? (const char *) mcf->storage.cacert.data : NULL;
+    conf.cert = mcf->storage.cert.len
+                ? (const char *) mcf->storage.cert.data : NULL;
+    conf.key = mcf->storage.key.len
+               ? (const char *) mcf->storage.key.data : NULL;
+    conf.timeout_ms = mcf->storage.timeout;
+
+    mcf->store = gcp_etcd_open(&conf, mcf->loop, &err);
+    if (mcf->store == NULL) {
+        ngx_log_error(NGX_LOG_EMERG, cycle->log, 0,
+                      "gcp_storage etcd \"%V\": %s",
+                      &mcf->storage.endpoints, err);
         return NGX_ERROR;
     }
 

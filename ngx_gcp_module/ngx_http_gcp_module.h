@@ -15,15 +15,42 @@
 #include <ngx_http.h>
 
 #include "gcp_api.h"
+#include "gcp_auth.h"
 #include "gcp_loop.h"
 #include "gcp_store.h"
 
 
 #define NGX_HTTP_GCP_STORAGE_NONE  0
 #define NGX_HTTP_GCP_STORAGE_LMDB  1
+#define NGX_HTTP_GCP_STORAGE_ETCD  2
+
+
+#define NGX_HTTP_GCP_AUTHZ_ALWAYS_ALLOW  0
+#define NGX_HTTP_GCP_AUTHZ_RBAC          1
 
 
 typedef struct ngx_http_gcp_call_s  ngx_http_gcp_call_t;
+
+
+/* Authentication and authorization directives (ngx_http_gcp_auth.c). */
+typedef struct {
+    ngx_str_t                   client_ca_file;
+    ngx_str_t                   token_auth_file;
+    ngx_str_t                   sa_signing_key_file;
+    ngx_array_t                *sa_key_files;       /* ngx_str_t */
+    ngx_array_t                *sa_issuers;
+    ngx_array_t                *api_audiences;
+    time_t                      sa_max_expiration;
+    ngx_str_t                   requestheader_ca_file;
+    ngx_array_t                *requestheader_allowed_names;
+    ngx_array_t                *requestheader_username_headers;
+    ngx_array_t                *requestheader_group_headers;
+    ngx_array_t                *requestheader_extra_prefixes;
+    ngx_flag_t                  anonymous;
+    ngx_uint_t                  mode;       /* NGX_HTTP_GCP_AUTHZ_* */
+
+    gcp_auth_t                 *auth;       /* loaded by init_main_conf */
+} ngx_http_gcp_auth_conf_t;
 
 
 /* gcp_storage: which backend and its parameters. */
@@ -32,6 +59,12 @@ typedef struct {
     ngx_str_t                   path;       /* lmdb: directory */
     size_t                      map_size;   /* lmdb: 0 for the default */
     ngx_flag_t                  sync;       /* lmdb: fdatasync writes */
+    ngx_str_t                   endpoints;  /* etcd: URLs, comma-separated */
+    ngx_str_t                   prefix;     /* etcd: key prefix */
+    ngx_str_t                   cacert;     /* etcd: TLS files, or empty */
+    ngx_str_t                   cert;
+    ngx_str_t                   key;
+    ngx_msec_t                  timeout;    /* etcd: per operation */
 } ngx_http_gcp_storage_conf_t;
 
 
@@ -42,6 +75,10 @@ typedef struct {
     ngx_msec_t                   compact_interval;  /* 0: never */
     size_t                       object_cache;      /* 0: none */
     size_t                       max_body_size; /* http level, for the core */
+    ngx_uint_t                   controllers_off;   /* gcp_controllers: */
+                                                    /* GCP_CTL_* bits */
+    ngx_str_t                    root_ca;       /* gcp_root_ca_file: PEM */
+    ngx_http_gcp_auth_conf_t     auth;
 
     ngx_flag_t                   used;      /* some gcp_api exists */
     void                        *shared;    /* gcp_lmdb_shared_t, master */
@@ -183,6 +220,54 @@ ngx_uint_t ngx_http_gcp_end_streams(ngx_http_gcp_main_conf_t *mcf);
 
 /* Releases every call (worker exit, after gcp_api_destroy()). */
 void ngx_http_gcp_free_calls(ngx_http_gcp_main_conf_t *mcf);
+
+
+/* ngx_http_gcp_auth.c */
+
+/* A directive whose arguments are appended to an ngx_array_t of ngx_str_t
+ * (it may repeat). */
+char *ngx_http_gcp_conf_set_list(ngx_conf_t *cf, ngx_command_t *cmd,
+    void *conf);
+
+/* Marks the authentication settings unset (create_main_conf). */
+void ngx_http_gcp_auth_create_conf(ngx_http_gcp_auth_conf_t *acf);
+
+/*
+ * Applies the defaults and loads the files into acf->auth (released with
+ * cf->pool).  Returns NGX_CONF_OK or NGX_CONF_ERROR (after logging).
+ */
+char *ngx_http_gcp_auth_init_conf(ngx_conf_t *cf,
+    ngx_http_gcp_auth_conf_t *acf);
+
+/* "AlwaysAllow" or "RBAC" (static), for gcp_api_conf_t. */
+const char *ngx_http_gcp_authorization_mode(ngx_http_gcp_auth_conf_t *acf);
+
+/*
+ * Copies r's headers and its TLS client certificate chain (PEM) into req
+ * (memory of req->arena).  Returns NGX_OK or NGX_ERROR.
+ */
+ngx_int_t ngx_http_gcp_auth_request(ngx_http_request_t *r,
+    gcp_request_t *req);
+
+
+/* ngx_http_gcp_ctl.c */
+
+/* The gcp_controllers and gcp_root_ca_file directives. */
+char *ngx_http_gcp_controllers(ngx_conf_t *cf, ngx_command_t *cmd,
+    void *conf);
+char *ngx_http_gcp_root_ca_file(ngx_conf_t *cf, ngx_command_t *cmd,
+    void *conf);
+
+/* Applies the controllers' defaults (init_main_conf). */
+void ngx_http_gcp_ctl_init_conf(ngx_http_gcp_main_conf_t *mcf);
+
+/*
+ * Sets the core's controller settings in conf: those switched off, the
+ * root CA (borrowed from the configuration) and this instance's leader
+ * election identity (allocated from cycle->pool).
+ */
+void ngx_http_gcp_ctl_api_conf(ngx_cycle_t *cycle,
+    ngx_http_gcp_main_conf_t *mcf, gcp_api_conf_t *conf);
 
 
 /* ngx_http_gcp_stream.c */

@@ -7,13 +7,16 @@
 #include <stdlib.h>
 
 #include "gcp_admission.h"
+#include "gcp_auth.h"
 #include "gcp_compact.h"
+#include "gcp_ctl.h"
 #include "gcp_discovery.h"
 #include "gcp_health.h"
 #include "gcp_objcache.h"
 #include "gcp_json.h"
 #include "gcp_openapi_serve.h"
 #include "gcp_rand.h"
+#include "gcp_rbac.h"
 #include "gcp_reg.h"
 #include "gcp_time.h"
 #include "gcp_types.h"
@@ -79,6 +82,25 @@ gcp_api_create(const gcp_api_conf_t *conf, const char **err)
         }
     }
 
+    if (gcp_rbac_init(api) != GCP_OK) {
+        *err = "out of memory";
+        gcp_api_destroy(api);
+        return NULL;
+    }
+
+    if (gcp_auth_init(api, err) != GCP_OK) {
+        gcp_api_destroy(api);
+        return NULL;
+    }
+
+    /* quota is the last admission plugin, as in kube-apiserver */
+
+    if (gcp_ctl_quota_admission(api) != GCP_OK) {
+        *err = "out of memory";
+        gcp_api_destroy(api);
+        return NULL;
+    }
+
     return api;
 }
 
@@ -90,6 +112,9 @@ gcp_api_destroy(gcp_api_t *api)
         return;
     }
 
+    gcp_ctl_stop(api->controllers, NULL, NULL);
+    gcp_auth_fini(api);
+    gcp_rbac_free(api);
     gcp_admission_free(api);
     gcp_compactor_stop(api->compactor);
     gcp_objcache_free(api->objcache);
@@ -113,12 +138,46 @@ typedef struct {
     gcp_arena_t  *a;
     size_t        next;
     int           rc;
+    unsigned      rbac:1;           /* the RBAC policy was created */
     void        (*done)(void *arg, int rc);
     void         *arg;
 } gcp_boot_t;
 
 
 static void gcp_boot_next(gcp_boot_t *b);
+
+
+/* The worker marked for background work runs the controllers. */
+
+static void
+gcp_api_controllers(gcp_api_t *api)
+{
+    gcp_ctl_conf_t  cc;
+
+    if (!api->conf.controllers || api->controllers) {
+        return;
+    }
+
+    memset(&cc, 0, sizeof(cc));
+    cc.off = api->conf.controllers_off;
+    cc.root_ca = api->conf.root_ca;
+    cc.identity = api->conf.identity;
+
+    /* out of memory: the instance serves, without controllers */
+    api->controllers = gcp_ctl_start(api, &cc);
+}
+
+
+static void
+gcp_boot_rbac_done(void *arg, int rc)
+{
+    gcp_boot_t  *b = arg;
+
+    b->rc = rc;
+    b->rbac = 1;
+
+    gcp_boot_next(b);
+}
 
 
 static void
@@ -144,8 +203,18 @@ gcp_boot_next(gcp_boot_t *b)
 
     name = gcp_system_namespaces[b->next];
 
+    if (name == NULL && b->rc == GCP_OK && !b->rbac) {
+        gcp_rbac_bootstrap(b->api, gcp_boot_rbac_done, b);
+        return;
+    }
+
     if (name == NULL || b->rc != GCP_OK) {
         b->api->ready = b->rc == GCP_OK;
+
+        if (b->api->ready) {
+            gcp_api_controllers(b->api);
+        }
+
         b->done(b->arg, b->rc);
         gcp_arena_destroy(b->a);
         free(b);
@@ -379,7 +448,25 @@ gcp_api_resource(gcp_op_t *op)
         return;
     }
 
+    if (gcp_auth_serve(op)) {
+        return;
+    }
+
     gcp_registry_handle(op);
+}
+
+
+/* After authentication and authorization. */
+
+static void
+gcp_api_route(gcp_op_t *op)
+{
+    if (!op->ri.is_resource) {
+        gcp_api_nonresource(op);
+        return;
+    }
+
+    gcp_api_resource(op);
 }
 
 
@@ -423,12 +510,7 @@ gcp_api_handle(gcp_api_t *api, gcp_request_t *req)
         return;
     }
 
-    if (!op->ri.is_resource) {
-        gcp_api_nonresource(op);
-        return;
-    }
-
-    gcp_api_resource(op);
+    gcp_auth_request(op, gcp_api_route);
 }
 
 

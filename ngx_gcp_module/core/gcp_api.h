@@ -21,6 +21,7 @@
 
 typedef struct gcp_api_s      gcp_api_t;
 typedef struct gcp_call_s     gcp_call_t;
+typedef struct gcp_auth_s     gcp_auth_t;     /* gcp_auth.h */
 
 
 typedef struct {
@@ -127,7 +128,18 @@ typedef struct {
     unsigned      controllers:1;        /* this process runs the */
                                         /* background controllers (one */
                                         /* worker of the instance) */
+    unsigned      controllers_off;      /* gcp_ctl.h GCP_CTL_* bits of */
+                                        /* controllers switched off */
+    const char   *root_ca;              /* PEM published in every */
+                                        /* namespace (kube-root-ca.crt); */
+                                        /* NULL: none */
+    const char   *identity;             /* leader election identity of */
+                                        /* this instance */
     const char   *data_dir;
+
+    gcp_auth_t   *auth;                 /* authentication (borrowed); */
+                                        /* NULL: anonymous requests only */
+    const char   *authorization_mode;   /* "AlwaysAllow" (NULL), "RBAC" */
 } gcp_api_conf_t;
 
 

@@ -37,9 +37,11 @@ struct gcp_api_s {
     void               *discovery;      /* gcp_discovery.c's cache */
     void               *openapi;        /* gcp_openapi cache */
     void               *compactor;      /* gcp_compactor_t, or NULL */
+    void               *controllers;    /* gcp_ctl_manager_t, or NULL */
     void               *objcache;       /* gcp_objcache_t, or NULL */
     void               *admission;      /* gcp_admission.c's chain */
     void               *authorizer;     /* gcp_authorizer_t, or NULL */
+    void               *rbac;           /* gcp_rbac.c's state, or NULL */
     uint64_t            start_ms;
     unsigned            ready:1;
 };

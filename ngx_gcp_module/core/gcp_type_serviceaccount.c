@@ -30,6 +30,13 @@ static const gcp_strategy_t  gcp_serviceaccount_strategy = {
 };
 
 
+/* serviceaccounts/NAME/token: TokenRequest (gcp_type_tokenrequest.c) */
+static const gcp_subresource_t  gcp_serviceaccount_subresources[] = {
+    { "token", GCP_SUB_OTHER, GCP_VERB_CREATE, "authentication.k8s.io", "v1",
+      "TokenRequest" },
+};
+
+
 static const gcp_column_t  gcp_serviceaccount_columns[] = {
     GCP_COLUMN_NAME,
     { "Secrets", "string", "", "Secrets is a list of the secrets in the "
@@ -59,6 +66,8 @@ const gcp_resource_t  gcp_type_serviceaccounts = {
     .short_names = { "sa", NULL },
     .namespaced = 1,
     .verbs = GCP_VERBS_CRUD,
+    .subresources = gcp_serviceaccount_subresources,
+    .nsubresources = gcp_nelems(gcp_serviceaccount_subresources),
     .schema = "io.k8s.api.core.v1.ServiceAccount",
     .list_schema = "io.k8s.api.core.v1.ServiceAccountList",
     .storage = "serviceaccounts",

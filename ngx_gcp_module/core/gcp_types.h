@@ -16,8 +16,19 @@ extern const gcp_resource_t  gcp_type_namespaces;
 extern const gcp_resource_t  gcp_type_configmaps;
 extern const gcp_resource_t  gcp_type_secrets;
 extern const gcp_resource_t  gcp_type_serviceaccounts;
+extern const gcp_resource_t  gcp_type_resourcequotas;
 extern const gcp_resource_t  gcp_type_events;
 extern const gcp_resource_t  gcp_type_events_k8s_io;
+extern const gcp_resource_t  gcp_type_selfsubjectreviews;
+extern const gcp_resource_t  gcp_type_tokenreviews;
+extern const gcp_resource_t  gcp_type_selfsubjectaccessreviews;
+extern const gcp_resource_t  gcp_type_subjectaccessreviews;
+extern const gcp_resource_t  gcp_type_localsubjectaccessreviews;
+extern const gcp_resource_t  gcp_type_selfsubjectrulesreviews;
+extern const gcp_resource_t  gcp_type_clusterrolebindings;
+extern const gcp_resource_t  gcp_type_clusterroles;
+extern const gcp_resource_t  gcp_type_rolebindings;
+extern const gcp_resource_t  gcp_type_roles;
 extern const gcp_resource_t  gcp_type_leases;
 
 

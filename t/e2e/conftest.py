@@ -2,6 +2,10 @@
 
     server        one ngx_gcp server (2 workers) for the whole session; its
                   logs are checked for crashes when the session ends
+
+With `pytest --storage=etcd`, every server of the session (the fixture's
+and those tests start themselves) stores its objects in one etcd member
+started for the session on loopback, each under a prefix of its own.
     unique_name   unique_name("cm") -> "cm-3f9a1c2e": a DNS-1123 name no
                   other test uses
     namespace     a fresh namespace, created through the API for the test
@@ -18,9 +22,35 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from gcp_server import GcpServer  # noqa: E402
 
+# tools/gcp-run serves HTTPS with authentication unless GCP_TLS=off; the
+# suites written before TLS run it (directly or through GcpServer without
+# tls=True) in plain HTTP, every request anonymous and allowed.
+os.environ.setdefault("GCP_TLS", "off")
+
+
+def pytest_addoption(parser):
+    parser.addoption("--storage", choices=("lmdb", "etcd"), default="lmdb",
+                     help="storage backend of the servers (default lmdb)")
+
+
+@pytest.fixture(scope="session", autouse=True)
+def storage(request):
+    """The session's backend: "lmdb", or "etcd" with a member running."""
+    kind = request.config.getoption("--storage")
+    if kind != "etcd":
+        yield kind
+        return
+    from etcd_cluster import EtcdCluster
+    with EtcdCluster(members=1) as etcd:
+        GcpServer.default_etcd = etcd.endpoints
+        try:
+            yield kind
+        finally:
+            GcpServer.default_etcd = None
+
 
 @pytest.fixture(scope="session")
-def server():
+def server(storage):
     srv = GcpServer(workers=2).start()
     try:
         yield srv

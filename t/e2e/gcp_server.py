@@ -14,21 +14,25 @@ binary), GCP_NGINX_PRELOAD (LD_PRELOAD for nginx only, e.g. libasan.so to
 run a module built with -fsanitize=address; ASAN_OPTIONS passes through).
 """
 
+import base64
 import http.client
 import os
 import re
 import shutil
 import signal
 import socket
+import ssl
 import subprocess
 import tempfile
 import time
 import urllib.error
 import urllib.request
+import uuid
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))))
 GCP_RUN = os.path.join(ROOT, "tools", "gcp-run")
+GCP_PKI = os.path.join(ROOT, "tools", "gcp-pki")
 DEFAULT_MODULE = os.path.join(ROOT, "build", "nginx", "objs",
                               "ngx_http_gcp_module.so")
 NGINX = os.environ.get("GCP_NGINX", "/usr/sbin/nginx")
@@ -65,16 +69,40 @@ class GcpServer:
     http_extra, server_extra: directives added to the http and server
     blocks; listen_params: e.g. "sndbuf=64k"; storage_opts: e.g.
     "sync=off"; data_dir: reuse a directory (default: a new temporary one,
-    removed by stop() when the server was healthy).
+    removed by stop() when the server was healthy); etcd: etcd endpoints
+    ("http://127.0.0.1:2379,...") to store the objects in instead of LMDB
+    (default: GcpServer.default_etcd), under the prefix given in
+    storage_opts ("prefix=/registry") or else one of the server's own.
+
+    tls: serve HTTPS with HTTP/2 and authenticate clients, as make run
+    does (its PKI in DATA/pki, the kubeconfig as the admin); authz: the
+    authorization mode then ("RBAC" or "AlwaysAllow"); anonymous: allow
+    anonymous requests; token_file: the text of a static token file.
+    Without tls the server is plain HTTP, every request anonymous and
+    allowed (the suites written before authentication).
     """
+
+    # etcd endpoints for servers created without etcd= (the e2e session
+    # sets it with pytest --storage=etcd); None: LMDB
+    default_etcd = None
 
     def __init__(self, workers=2, http_extra="", server_extra="",
                  listen_params="", storage_opts="", module=None,
-                 data_dir=None, log_level="info", port=None):
+                 data_dir=None, log_level="info", port=None, etcd=None,
+                 tls=False, authz="RBAC", anonymous=True, token_file=None):
         self.workers = workers
+        self.tls = tls
+        self.authz = authz
+        self.anonymous = anonymous
+        self.token_file = token_file
         self.http_extra = http_extra
         self.server_extra = server_extra
         self.listen_params = listen_params
+        self.etcd = etcd if etcd is not None else GcpServer.default_etcd
+        if self.etcd and "prefix=" not in storage_opts:
+            # servers sharing an etcd see only their own objects
+            storage_opts = ("%s prefix=/gcp-%s" % (
+                storage_opts, uuid.uuid4().hex[:12])).strip()
         self.storage_opts = storage_opts
         self.module = module or os.environ.get("GCP_MODULE", DEFAULT_MODULE)
         self.log_level = log_level
@@ -88,7 +116,13 @@ class GcpServer:
 
     @property
     def url(self):
-        return "http://127.0.0.1:%d" % self.port
+        return "%s://127.0.0.1:%d" % ("https" if self.tls else "http",
+                                      self.port)
+
+    @property
+    def pki(self):
+        """The directory of the server's certificates and keys."""
+        return os.path.join(self.data_dir, "pki")
 
     @property
     def kubeconfig(self):
@@ -121,6 +155,11 @@ class GcpServer:
             "GCP_LOG_LEVEL": self.log_level,
             "GCP_LISTEN_PARAMS": self.listen_params,
             "GCP_STORAGE_OPTS": self.storage_opts,
+            "GCP_ETCD": self.etcd or "",
+            "GCP_TLS": "on" if self.tls else "off",
+            "GCP_AUTHZ": self.authz,
+            "GCP_ANONYMOUS": "on" if self.anonymous else "off",
+            "GCP_TOKEN_AUTH_FILE": self._token_path(),
             "GCP_HTTP_EXTRA": self.http_extra,
             "GCP_SERVER_EXTRA": self.server_extra,
             "GCP_NGINX": NGINX,
@@ -152,11 +191,25 @@ class GcpServer:
         raise GcpServerError("not ready after %ss:\n%s"
                              % (timeout, self.logs()))
 
+    def _token_path(self):
+        if self.token_file is None:
+            return ""
+        path = os.path.join(self.data_dir, "tokens.csv")
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w") as f:
+            f.write(self.token_file)
+        return path
+
     def _ready(self):
+        ctx = None
+        if self.tls:
+            if not os.path.exists(self.kubeconfig):
+                return False        # gcp-run is still making the PKI
+            ctx = self.ssl_context()
         for path in ("/readyz", "/healthz"):
             try:
-                with urllib.request.urlopen(self.url + path,
-                                            timeout=2) as r:
+                with urllib.request.urlopen(self.url + path, timeout=2,
+                                            context=ctx) as r:
                     if r.status == 200:
                         return True
             except urllib.error.HTTPError as e:
@@ -308,10 +361,13 @@ class GcpServer:
 
     # ------------------------------------------------------------ clients
 
-    def kubectl(self, *args, check=True, input=None, timeout=60):
+    def kubectl(self, *args, check=True, input=None, timeout=60,
+                kubeconfig=None):
         """Runs /usr/bin/kubectl against the server; returns the
-        CompletedProcess (text).  check: raise when it fails."""
-        p = subprocess.run([KUBECTL, "--kubeconfig", self.kubeconfig]
+        CompletedProcess (text).  check: raise when it fails.
+        kubeconfig: another one (see user_kubeconfig)."""
+        p = subprocess.run([KUBECTL, "--kubeconfig",
+                            kubeconfig or self.kubeconfig]
                            + list(args), input=input, capture_output=True,
                            text=True, timeout=timeout)
         if check and p.returncode != 0:
@@ -320,11 +376,83 @@ class GcpServer:
                                     p.stderr))
         return p
 
-    def api_client(self):
+    def api_client(self, kubeconfig=None):
         """Returns a kubernetes.client.ApiClient configured from the
-        server's kubeconfig (the official Python client)."""
+        server's kubeconfig, or another one (the official Python
+        client)."""
         from kubernetes import config
-        return config.new_client_from_config(config_file=self.kubeconfig)
+        return config.new_client_from_config(
+            config_file=kubeconfig or self.kubeconfig)
+
+    # ------------------------------------------------------------ TLS
+
+    def client_cert(self, name, cn, *groups, ca="ca"):
+        """Makes a client certificate for user cn in groups, signed by
+        the PKI's CA (or another CA of the PKI, see other_ca); returns
+        the (cert, key) paths."""
+        env = dict(os.environ, GCP_PKI_CA=ca)
+        subprocess.run([GCP_PKI, "client", self.pki, name, cn]
+                       + list(groups), check=True, env=env)
+        return (os.path.join(self.pki, name + ".crt"),
+                os.path.join(self.pki, name + ".key"))
+
+    def other_ca(self, name):
+        """Makes another CA in the PKI directory (name.crt, name.key)."""
+        subprocess.run([GCP_PKI, "ca", self.pki, name], check=True)
+
+    def ssl_context(self, cert="admin"):
+        """An SSL context trusting the server, presenting the client
+        certificate cert (a name in the PKI, a (cert, key) pair, or
+        None for none)."""
+        ctx = ssl.create_default_context(
+            cafile=os.path.join(self.pki, "ca.crt"))
+        if isinstance(cert, str):
+            cert = (os.path.join(self.pki, cert + ".crt"),
+                    os.path.join(self.pki, cert + ".key"))
+        if cert:
+            ctx.load_cert_chain(*cert)
+        return ctx
+
+    def connection(self, cert="admin", timeout=30):
+        """A new http.client connection to the server (HTTPS with the
+        client certificate cert, as ssl_context() takes it, when tls)."""
+        if not self.tls:
+            return http.client.HTTPConnection("127.0.0.1", self.port,
+                                              timeout=timeout)
+        return http.client.HTTPSConnection(
+            "127.0.0.1", self.port, timeout=timeout,
+            context=self.ssl_context(cert))
+
+    def user_kubeconfig(self, name, cert=None, token=None):
+        """Writes DATA/kubeconfig-NAME for the server as another user: a
+        client certificate (a (cert, key) pair) or a bearer token, or
+        neither (anonymous); returns its path.  An anonymous kubeconfig
+        holds a Basic user: without it kubectl prompts for a user name on
+        TLS connections; servers ignore Basic credentials (as
+        kube-apiserver since v1.19), so the requests stay anonymous."""
+        def b64(path):
+            with open(path, "rb") as f:
+                return base64.b64encode(f.read()).decode()
+        user = "\n    username: anonymous\n    password: none"
+        if cert:
+            user = ("\n    client-certificate-data: %s"
+                    "\n    client-key-data: %s" % (b64(cert[0]),
+                                                   b64(cert[1])))
+        elif token:
+            user = "\n    token: %s" % token
+        cluster = "server: %s" % self.url
+        if self.tls:
+            cluster += ("\n    certificate-authority-data: %s"
+                        % b64(os.path.join(self.pki, "ca.crt")))
+        path = os.path.join(self.data_dir, "kubeconfig-" + name)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w") as f:
+            f.write("apiVersion: v1\nkind: Config\nclusters:\n"
+                    "- name: c\n  cluster:\n    %s\ncontexts:\n"
+                    "- name: c\n  context:\n    cluster: c\n"
+                    "    user: u\ncurrent-context: c\nusers:\n"
+                    "- name: u\n  user: %s\n" % (cluster, user))
+        return path
 
 
 def _zombie(pid):

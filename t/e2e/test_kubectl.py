@@ -50,6 +50,18 @@ def get_json(srv, *args):
     return json.loads(kubectl(srv, "get", "-o", "json", *args).stdout)
 
 
+def controllers_done(srv, namespace, timeout=5):
+    """Waits until the service account controller has made the namespace's
+    default service account; returns whether it did."""
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        if kubectl(srv, "-n", namespace, "get", "serviceaccount", "default",
+                   check=False).returncode == 0:
+            return True
+        time.sleep(0.05)
+    return False
+
+
 def apply_yaml(srv, docs, *extra):
     text = yaml.safe_dump_all(docs)
     return kubectl(srv, "apply", "-f", "-", *extra, input=text).stdout
@@ -108,9 +120,17 @@ def test_create_namespace_from_file_and_get_yaml(server, unique_name):
     assert rows[0][:2] == [name, "Active"] and AGE.match(rows[0][2])
 
 
+def items(srv, path):
+    """The names and resourceVersions of a list's items."""
+    return sorted((i["metadata"]["name"], i["metadata"]["resourceVersion"])
+                  for i in call(srv, "GET", path).json["items"])
+
+
 def test_create_dry_run_server_stores_nothing(server, namespace):
-    before = call(server, "GET", "/api/v1/namespaces/%s/configmaps"
-                  % namespace).json["metadata"]["resourceVersion"]
+    # (the list's own resourceVersion moves with any write, e.g. the
+    # controllers' lease renewals: compare the items)
+    assert controllers_done(server, namespace)
+    before = items(server, "/api/v1/namespaces/%s/configmaps" % namespace)
 
     p = kubectl(server, "-n", namespace, "create", "--dry-run=server",
                 "-o", "json", "-f", "-",
@@ -131,9 +151,8 @@ def test_create_dry_run_server_stores_nothing(server, namespace):
     assert p.returncode == 1
     assert p.stderr == ('Error from server (NotFound): configmaps "dry" '
                         'not found\n')
-    after = call(server, "GET", "/api/v1/namespaces/%s/configmaps"
-                 % namespace).json["metadata"]["resourceVersion"]
-    assert after == before
+    assert items(server, "/api/v1/namespaces/%s/configmaps"
+                 % namespace) == before
 
 
 def test_create_typed_dry_run_server(server, namespace):
@@ -230,10 +249,17 @@ def test_get_tables(server, namespace):
     call(server, "POST", "/api/v1/namespaces/%s/serviceaccounts" % namespace,
          {"metadata": {"name": "sa1"}, "secrets": [{"name": "x"}]})
 
+    # the controllers add the default service account and, when the
+    # server publishes a root CA, the kube-root-ca.crt ConfigMap
+    assert controllers_done(server, namespace)
+    root_ca = [["kube-root-ca.crt", "1"]] if kubectl(
+        server, "-n", namespace, "get", "cm", "kube-root-ca.crt",
+        check=False).returncode == 0 else []
+
     names, rows = table(kubectl(server, "-n", namespace, "get",
                                 "configmaps").stdout)
     assert names == ["NAME", "DATA", "AGE"]
-    assert [r[:2] for r in rows] == [["c1", "2"]]
+    assert [r[:2] for r in rows] == [["c1", "2"]] + root_ca
     assert AGE.match(rows[0][2])
 
     names, rows = table(kubectl(server, "-n", namespace, "get",
@@ -244,7 +270,7 @@ def test_get_tables(server, namespace):
     names, rows = table(kubectl(server, "-n", namespace, "get",
                                 "serviceaccounts").stdout)
     assert names == ["NAME", "SECRETS", "AGE"]
-    assert [r[:2] for r in rows] == [["sa1", "1"]]
+    assert [r[:2] for r in rows] == [["default", "0"], ["sa1", "1"]]
 
     # -o wide adds nothing for these; --show-labels a column
     names, rows = table(kubectl(server, "-n", namespace, "get", "cm", "c1",
@@ -460,29 +486,29 @@ def test_delete_and_wait_for_delete(server, namespace):
                    "name").stdout == "configmap/c2\n"
 
 
-def test_delete_namespace_stays_terminating(server, unique_name):
-    # without a namespace controller nothing empties the namespace and
-    # removes the "kubernetes" finalizer: it stays Terminating, as with a
-    # kube-apiserver whose controller-manager is not running
+def test_delete_namespace(server, unique_name):
+    # the namespace turns Terminating at once; the namespace controller
+    # deletes its content, and a finalizer holds the namespace until it
+    # goes (as with a kube-apiserver and its controller-manager)
     name = unique_name("kdel")
     create_namespace(server, name)
     call(server, "POST", "/api/v1/namespaces/%s/configmaps" % name,
-         configmap("kept", {"k": "v"}))
+         {"metadata": {"name": "held", "finalizers": ["example.com/hold"]}})
+    call(server, "POST", "/api/v1/namespaces/%s/configmaps" % name,
+         configmap("gone", {"k": "v"}))
 
     p = kubectl(server, "delete", "namespace", name, "--wait=false")
     assert p.stdout == 'namespace "%s" deleted\n' % name
 
     ns = get_json(server, "namespace", name)
-    assert ns["status"] == {"phase": "Terminating"}
-    assert ns["spec"] == {"finalizers": ["kubernetes"]}
+    assert ns["status"]["phase"] == "Terminating"
     assert "deletionTimestamp" in ns["metadata"]
     assert "deletionGracePeriodSeconds" not in ns["metadata"]
 
     names, rows = table(kubectl(server, "get", "namespace", name).stdout)
     assert rows[0][:2] == [name, "Terminating"]
 
-    # its content is still there, and nothing new may be created in it
-    assert get_json(server, "-n", name, "cm", "kept")["data"] == {"k": "v"}
+    # nothing new may be created in it
     p = kubectl(server, "-n", name, "create", "-f", "-", check=False,
                 input=json.dumps(configmap("new")))
     assert p.returncode == 1
@@ -494,6 +520,21 @@ def test_delete_namespace_stays_terminating(server, unique_name):
     # deleting again answers the same (it is already being deleted)
     p = kubectl(server, "delete", "namespace", name, "--wait=false")
     assert p.stdout == 'namespace "%s" deleted\n' % name
+
+    # the content goes but what its finalizer holds
+    p = kubectl(server, "-n", name, "wait", "--for=delete", "cm/gone",
+                "--timeout=10s")
+    assert p.returncode == 0
+    held = get_json(server, "-n", name, "cm", "held")
+    assert "deletionTimestamp" in held["metadata"]
+    assert get_json(server, "namespace", name)["spec"] == {
+        "finalizers": ["kubernetes"]}
+
+    kubectl(server, "-n", name, "patch", "cm", "held", "--type=merge", "-p",
+            '{"metadata":{"finalizers":null}}')
+    p = kubectl(server, "wait", "--for=delete", "namespace/" + name,
+                "--timeout=10s")
+    assert p.returncode == 0
 
     p = kubectl(server, "delete", "namespace", "default", check=False)
     assert p.returncode == 1
@@ -513,6 +554,7 @@ def test_api_resources(server):
         ["configmaps", "cm", "v1", "true", "ConfigMap"],
         ["events", "ev", "v1", "true", "Event"],
         ["namespaces", "ns", "v1", "false", "Namespace"],
+        ["resourcequotas", "quota", "v1", "true", "ResourceQuota"],
         ["secrets", "", "v1", "true", "Secret"],
         ["serviceaccounts", "sa", "v1", "true", "ServiceAccount"],
         ["leases", "", "coordination.k8s.io/v1", "true", "Lease"],

@@ -93,12 +93,26 @@ def test_namespace_crud(server, core, unique_name):
     assert [n.metadata.name for n in core.list_namespace(
         field_selector="metadata.name=%s" % name).items] == [name]
 
-    # a namespace is deleted in two steps: it turns Terminating and waits
-    # for the namespace controller
+    # a namespace is deleted in two steps: it turns Terminating, then the
+    # namespace controller empties it and removes its finalizer
+    core.create_namespaced_config_map(name, client.V1ConfigMap(metadata={
+        "name": "held", "finalizers": ["example.com/hold"]}))
     core.delete_namespace(name)
     got = core.read_namespace(name)
     assert got.status.phase == "Terminating"
     assert got.metadata.deletion_timestamp is not None
+    core.patch_namespaced_config_map("held", name, {"metadata": {
+        "finalizers": None}})
+    deadline = time.time() + 10
+    while time.time() < deadline:
+        try:
+            core.read_namespace(name)
+        except ApiException as e:
+            assert e.status == 404
+            break
+        time.sleep(0.05)
+    else:
+        raise AssertionError("namespace %s still there" % name)
 
     e = raises(core.delete_namespace, "default")
     assert e.status == 403
@@ -260,8 +274,13 @@ def test_serviceaccount_crud(core, namespace):
     rep = core.replace_namespaced_service_account("robot", namespace, got)
     assert [r.name for r in rep.image_pull_secrets] == ["reg"]
 
+    # with the "default" one the service account controller made
+    deadline = time.time() + 5
+    while time.time() < deadline and len(
+            core.list_namespaced_service_account(namespace).items) < 2:
+        time.sleep(0.05)
     assert [x.metadata.name for x in core.list_namespaced_service_account(
-        namespace).items] == ["robot"]
+        namespace).items] == ["default", "robot"]
     core.delete_namespaced_service_account("robot", namespace)
     e = raises(core.read_namespaced_service_account, "robot", namespace)
     assert e.status == 404

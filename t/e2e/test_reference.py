@@ -19,8 +19,8 @@ account), so that lists hold the same objects.  Running one Case alone
 runs the Steps before it first.
 
 Captured discovery documents are narrowed to the groups and resources
-ngx_gcp serves (core configmaps, events, namespaces, secrets,
-serviceaccounts; coordination.k8s.io; events.k8s.io).  Cases that need
+ngx_gcp serves (core configmaps, events, namespaces, resourcequotas,
+secrets, serviceaccounts; coordination.k8s.io; events.k8s.io).  Cases that need
 compaction run on a second server that compacts every half second.
 """
 
@@ -208,6 +208,25 @@ STEPS = [
                              'singularName': '',
                              'namespaced': False,
                              'kind': 'Namespace',
+                             'verbs': ['get', 'patch', 'update']},
+                            {'name': 'resourcequotas',
+                             'singularName': 'resourcequota',
+                             'namespaced': True,
+                             'kind': 'ResourceQuota',
+                             'verbs': ['create',
+                                       'delete',
+                                       'deletecollection',
+                                       'get',
+                                       'list',
+                                       'patch',
+                                       'update',
+                                       'watch'],
+                             'shortNames': ['quota'],
+                             'storageVersionHash': '8uhSgffRX6w='},
+                            {'name': 'resourcequotas/status',
+                             'singularName': '',
+                             'namespaced': True,
+                             'kind': 'ResourceQuota',
                              'verbs': ['get', 'patch', 'update']},
                             {'name': 'secrets',
                              'singularName': 'secret',
@@ -475,6 +494,26 @@ STEPS = [
                                                                         'verbs': ['get',
                                                                                   'patch',
                                                                                   'update']}]},
+                                                     {'resource': 'resourcequotas',
+                                                      'responseKind': {'group': '',
+                                                                       'version': '',
+                                                                       'kind': 'ResourceQuota'},
+                                                      'scope': 'Namespaced',
+                                                      'singularResource': 'resourcequota',
+                                                      'verbs': ['create',
+                                                                'delete',
+                                                                'deletecollection',
+                                                                'get',
+                                                                'list',
+                                                                'patch',
+                                                                'update',
+                                                                'watch'],
+                                                      'shortNames': ['quota'],
+                                                      'subresources': [{'subresource': 'status',
+                                                                        'responseKind': {'group': '',
+                                                                                         'version': '',
+                                                                                         'kind': 'ResourceQuota'},
+                                                                        'verbs': ['get', 'patch', 'update']}]},
                                                      {'resource': 'secrets',
                                                       'responseKind': {'group': '',
                                                                        'version': '',
@@ -638,6 +677,26 @@ STEPS = [
                                                                         'verbs': ['get',
                                                                                   'patch',
                                                                                   'update']}]},
+                                                     {'resource': 'resourcequotas',
+                                                      'responseKind': {'group': '',
+                                                                       'version': '',
+                                                                       'kind': 'ResourceQuota'},
+                                                      'scope': 'Namespaced',
+                                                      'singularResource': 'resourcequota',
+                                                      'verbs': ['create',
+                                                                'delete',
+                                                                'deletecollection',
+                                                                'get',
+                                                                'list',
+                                                                'patch',
+                                                                'update',
+                                                                'watch'],
+                                                      'shortNames': ['quota'],
+                                                      'subresources': [{'subresource': 'status',
+                                                                        'responseKind': {'group': '',
+                                                                                         'version': '',
+                                                                                         'kind': 'ResourceQuota'},
+                                                                        'verbs': ['get', 'patch', 'update']}]},
                                                      {'resource': 'secrets',
                                                       'responseKind': {'group': '',
                                                                        'version': '',
@@ -5770,7 +5829,12 @@ def check_case(case, r):
 
 @pytest.fixture(scope="module")
 def run():
-    srv = GcpServer(workers=2).start()
+    # The Steps replay the captures in order, with Setup steps doing what
+    # kube-controller-manager did between them (kube-root-ca.crt, default
+    # service accounts) at the moment it did: the server's own controllers
+    # would race with them, so they are off here (test_controllers.py and
+    # test_quota.py compare the controllers' work with the captures).
+    srv = GcpServer(workers=2, http_extra="gcp_controllers off;").start()
     try:
         yield Run(srv, STEPS)
     finally:
@@ -5790,7 +5854,8 @@ def test_reference(run, case):
 def compacted():
     """A server that compacts every 500ms, with ref-list as in section 4,
     a continue token and a resourceVersion both compacted away."""
-    srv = GcpServer(workers=2, http_extra="gcp_compact_interval 500ms;")
+    srv = GcpServer(workers=2, http_extra="gcp_compact_interval 500ms; "
+                    "gcp_controllers off;")
     srv.start()
     try:
         r = Run(srv, COMPACTED_STEPS)

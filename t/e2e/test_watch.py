@@ -107,10 +107,11 @@ def test_watch_bookmarks_and_initial_events(server, namespace):
     assert lines[1]["type"] == "BOOKMARK"
     ann = lines[1]["object"]["metadata"]["annotations"]
     assert ann["k8s.io/initial-events-end"] == "true"
-    # a bookmark before the timeout, with the same resourceVersion
+    # a bookmark before the timeout, at the store's revision then (other
+    # writes, e.g. the controllers' lease renewals, may have moved it)
     assert lines[-1]["type"] == "BOOKMARK"
-    assert lines[-1]["object"]["metadata"]["resourceVersion"] == \
-        lines[1]["object"]["metadata"]["resourceVersion"]
+    assert int(lines[-1]["object"]["metadata"]["resourceVersion"]) >= \
+        int(lines[1]["object"]["metadata"]["resourceVersion"])
 
 
 # ------------------------------------------------------------ kubectl
@@ -137,7 +138,11 @@ def test_kubectl_get_watch(server, namespace):
     rows = [l.split() for l in out.splitlines()]
     assert rows[0] == ["NAME", "DATA", "AGE"]
     names = [r[0] for r in rows[1:]]
-    # kube-root-ca.crt is not created (no controllers yet): only ours
+    # kube-root-ca.crt first when the server publishes a root CA (its
+    # controller creates it with the namespace), then ours
+    if names and names[0] == "kube-root-ca.crt":
+        rows = rows[1:]
+        names = names[1:]
     assert names == ["watched", "watched"]
     assert rows[1][1] == "1"
     assert rows[2][1] == "3"

@@ -42,6 +42,14 @@ api_boot_done(void *arg, int rc)
 api_env_t *
 api_env_create(void)
 {
+    return api_env_create_with(NULL, NULL);
+}
+
+
+api_env_t *
+api_env_create_with(void (*tune)(gcp_api_conf_t *conf, void *arg),
+    void *arg)
+{
     int              booted;
     const char      *err;
     api_env_t       *env;
@@ -73,6 +81,10 @@ api_env_create(void)
     conf.store = env->store;
     conf.min_watch_timeout = 1800;
     conf.object_cache = 8 << 20;
+
+    if (tune) {
+        tune(&conf, arg);
+    }
 
     env->api = gcp_api_create(&conf, &err);
     if (env->api == NULL) {
@@ -210,7 +222,7 @@ static const gcp_stream_ops_t  api_stream_ops = {
 static api_resp_t *
 api_run(api_env_t *env, const char *method, const char *path,
     const char *content_type, const char *body, size_t body_len,
-    const char *accept, int stream_ms)
+    const char *accept, int stream_ms, const api_req_opts_t *opts)
 {
     char         *q;
     uint64_t      end;
@@ -246,6 +258,17 @@ api_run(api_env_t *env, const char *method, const char *path,
     if (body) {
         ar.req.body.data = body;
         ar.req.body.len = body_len;
+    }
+
+    if (opts) {
+        ar.req.headers = opts->headers;
+        ar.req.nheaders = opts->nheaders;
+        ar.req.user = opts->user;
+
+        if (opts->peer_certs) {
+            ar.req.peer_certs.data = opts->peer_certs;
+            ar.req.peer_certs.len = strlen(opts->peer_certs);
+        }
     }
 
     ar.req.done = api_done;
@@ -285,7 +308,19 @@ api_call(api_env_t *env, const char *method, const char *path,
     const char *content_type, const char *body, const char *accept)
 {
     return api_run(env, method, path, content_type, body,
-                   body ? strlen(body) : 0, accept, 0);
+                   body ? strlen(body) : 0, accept, 0, NULL);
+}
+
+
+api_resp_t *
+api_call_opts(api_env_t *env, const char *method, const char *path,
+    const char *content_type, const char *body, const char *accept,
+    const api_req_opts_t *opts)
+{
+    return api_run(env, method, path, content_type, body,
+                   body ? (opts && opts->body_len ? opts->body_len
+                                                  : strlen(body))
+                        : 0, accept, 0, opts);
 }
 
 
@@ -294,7 +329,8 @@ api_call_n(api_env_t *env, const char *method, const char *path,
     const char *content_type, const char *body, size_t len,
     const char *accept)
 {
-    return api_run(env, method, path, content_type, body, len, accept, 0);
+    return api_run(env, method, path, content_type, body, len, accept, 0,
+                   NULL);
 }
 
 
@@ -302,7 +338,8 @@ api_resp_t *
 api_call_stream(api_env_t *env, const char *method, const char *path,
     const char *accept, int stream_ms)
 {
-    return api_run(env, method, path, NULL, NULL, 0, accept, stream_ms);
+    return api_run(env, method, path, NULL, NULL, 0, accept, stream_ms,
+                   NULL);
 }
 
 

@@ -34,6 +34,10 @@ typedef struct {
 
 /* Returns a bootstrapped API on a new store, or aborts the test. */
 api_env_t *api_env_create(void);
+
+/* As api_env_create(), tune(conf, arg) adjusting the configuration. */
+api_env_t *api_env_create_with(void (*tune)(gcp_api_conf_t *conf,
+    void *arg), void *arg);
 void api_env_destroy(api_env_t *env);
 
 gcp_api_t *api_env_api(api_env_t *env);
@@ -55,6 +59,22 @@ api_resp_t *api_call_n(api_env_t *env, const char *method, const char *path,
 
 api_resp_t *api_call_stream(api_env_t *env, const char *method,
     const char *path, const char *accept, int stream_ms);
+
+
+/* What a request carries for authentication. */
+typedef struct {
+    const gcp_header_t  *headers;       /* request headers */
+    size_t               nheaders;
+    const char          *peer_certs;    /* client certificates (PEM) */
+    const gcp_user_t    *user;          /* preset, as the in-process */
+                                        /* client does */
+    size_t               body_len;      /* 0: strlen(body) */
+} api_req_opts_t;
+
+/* As api_call() with the headers, certificates and user of opts. */
+api_resp_t *api_call_opts(api_env_t *env, const char *method,
+    const char *path, const char *content_type, const char *body,
+    const char *accept, const api_req_opts_t *opts);
 
 /* Runs the loop for ms milliseconds. */
 void api_spin(api_env_t *env, int ms);

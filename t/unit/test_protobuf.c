@@ -1412,7 +1412,7 @@ test_annotations(void **state)
         }
     }
 
-    assert_int_equal(kinds, 22);
+    assert_int_equal(kinds, 38);
     assert_false(gcp_protobuf_capable(set, "test.v1.Widget"));
     assert_false(gcp_protobuf_capable(set,
                      "io.k8s.apimachinery.pkg.version.Info"));
