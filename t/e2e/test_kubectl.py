@@ -557,13 +557,40 @@ def test_api_resources(server):
         ["resourcequotas", "quota", "v1", "true", "ResourceQuota"],
         ["secrets", "", "v1", "true", "Secret"],
         ["serviceaccounts", "sa", "v1", "true", "ServiceAccount"],
+        ["selfsubjectreviews", "", "authentication.k8s.io/v1", "false",
+         "SelfSubjectReview"],
+        ["tokenreviews", "", "authentication.k8s.io/v1", "false",
+         "TokenReview"],
+        ["localsubjectaccessreviews", "", "authorization.k8s.io/v1", "true",
+         "LocalSubjectAccessReview"],
+        ["selfsubjectaccessreviews", "", "authorization.k8s.io/v1", "false",
+         "SelfSubjectAccessReview"],
+        ["selfsubjectrulesreviews", "", "authorization.k8s.io/v1", "false",
+         "SelfSubjectRulesReview"],
+        ["subjectaccessreviews", "", "authorization.k8s.io/v1", "false",
+         "SubjectAccessReview"],
         ["leases", "", "coordination.k8s.io/v1", "true", "Lease"],
         ["events", "ev", "events.k8s.io/v1", "true", "Event"],
+        ["clusterrolebindings", "", "rbac.authorization.k8s.io/v1", "false",
+         "ClusterRoleBinding"],
+        ["clusterroles", "", "rbac.authorization.k8s.io/v1", "false",
+         "ClusterRole"],
+        ["rolebindings", "", "rbac.authorization.k8s.io/v1", "true",
+         "RoleBinding"],
+        ["roles", "", "rbac.authorization.k8s.io/v1", "true", "Role"],
     ]
 
     out = kubectl(server, "api-resources", "--namespaced=false", "-o",
                   "name").stdout
-    assert out == "namespaces\n"
+    assert out.split() == [
+        "namespaces",
+        "selfsubjectreviews.authentication.k8s.io",
+        "tokenreviews.authentication.k8s.io",
+        "selfsubjectaccessreviews.authorization.k8s.io",
+        "selfsubjectrulesreviews.authorization.k8s.io",
+        "subjectaccessreviews.authorization.k8s.io",
+        "clusterrolebindings.rbac.authorization.k8s.io",
+        "clusterroles.rbac.authorization.k8s.io"]
 
     out = kubectl(server, "api-resources", "-o", "wide",
                   "--api-group=coordination.k8s.io").stdout
@@ -577,7 +604,9 @@ def test_api_resources(server):
 
 def test_api_versions(server):
     assert kubectl(server, "api-versions").stdout == (
-        "coordination.k8s.io/v1\nevents.k8s.io/v1\nv1\n")
+        "authentication.k8s.io/v1\nauthorization.k8s.io/v1\n"
+        "coordination.k8s.io/v1\nevents.k8s.io/v1\n"
+        "rbac.authorization.k8s.io/v1\nv1\n")
 
 
 def test_version(server):

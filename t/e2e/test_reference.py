@@ -20,7 +20,8 @@ runs the Steps before it first.
 
 Captured discovery documents are narrowed to the groups and resources
 ngx_gcp serves (core configmaps, events, namespaces, resourcequotas,
-secrets, serviceaccounts; coordination.k8s.io; events.k8s.io).  Cases that need
+secrets, serviceaccounts; authentication.k8s.io; authorization.k8s.io;
+coordination.k8s.io; events.k8s.io; rbac.authorization.k8s.io).  Cases that need
 compaction run on a second server that compacts every half second.
 """
 
@@ -156,105 +157,170 @@ STEPS = [
          status=200,
          resp_headers={'Content-Type': ['application/json']},
          kind='json',
-         expect={'kind': 'APIResourceList',
-              'groupVersion': 'v1',
-              'resources': [{'name': 'configmaps',
-                             'singularName': 'configmap',
-                             'namespaced': True,
-                             'kind': 'ConfigMap',
-                             'verbs': ['create',
-                                       'delete',
-                                       'deletecollection',
-                                       'get',
-                                       'list',
-                                       'patch',
-                                       'update',
-                                       'watch'],
-                             'shortNames': ['cm'],
-                             'storageVersionHash': 'qFsyl6wFWjQ='},
-                            {'name': 'events',
-                             'singularName': 'event',
-                             'namespaced': True,
-                             'kind': 'Event',
-                             'verbs': ['create',
-                                       'delete',
-                                       'deletecollection',
-                                       'get',
-                                       'list',
-                                       'patch',
-                                       'update',
-                                       'watch'],
-                             'shortNames': ['ev'],
-                             'storageVersionHash': 'r2yiGXH7wu8='},
-                            {'name': 'namespaces',
-                             'singularName': 'namespace',
-                             'namespaced': False,
-                             'kind': 'Namespace',
-                             'verbs': ['create',
-                                       'delete',
-                                       'get',
-                                       'list',
-                                       'patch',
-                                       'update',
-                                       'watch'],
-                             'shortNames': ['ns'],
-                             'storageVersionHash': 'Q3oi5N2YM8M='},
-                            {'name': 'namespaces/finalize',
-                             'singularName': '',
-                             'namespaced': False,
-                             'kind': 'Namespace',
-                             'verbs': ['update']},
-                            {'name': 'namespaces/status',
-                             'singularName': '',
-                             'namespaced': False,
-                             'kind': 'Namespace',
-                             'verbs': ['get', 'patch', 'update']},
-                            {'name': 'resourcequotas',
-                             'singularName': 'resourcequota',
-                             'namespaced': True,
-                             'kind': 'ResourceQuota',
-                             'verbs': ['create',
-                                       'delete',
-                                       'deletecollection',
-                                       'get',
-                                       'list',
-                                       'patch',
-                                       'update',
-                                       'watch'],
-                             'shortNames': ['quota'],
-                             'storageVersionHash': '8uhSgffRX6w='},
-                            {'name': 'resourcequotas/status',
-                             'singularName': '',
-                             'namespaced': True,
-                             'kind': 'ResourceQuota',
-                             'verbs': ['get', 'patch', 'update']},
-                            {'name': 'secrets',
-                             'singularName': 'secret',
-                             'namespaced': True,
-                             'kind': 'Secret',
-                             'verbs': ['create',
-                                       'delete',
-                                       'deletecollection',
-                                       'get',
-                                       'list',
-                                       'patch',
-                                       'update',
-                                       'watch'],
-                             'storageVersionHash': 'S6u1pOWzb84='},
-                            {'name': 'serviceaccounts',
-                             'singularName': 'serviceaccount',
-                             'namespaced': True,
-                             'kind': 'ServiceAccount',
-                             'verbs': ['create',
-                                       'delete',
-                                       'deletecollection',
-                                       'get',
-                                       'list',
-                                       'patch',
-                                       'update',
-                                       'watch'],
-                             'shortNames': ['sa'],
-                             'storageVersionHash': 'pbx9ZvyFpBE='}]}),
+         expect={
+               "kind": "APIResourceList",
+               "groupVersion": "v1",
+               "resources": [
+                {
+                 "name": "configmaps",
+                 "singularName": "configmap",
+                 "namespaced": True,
+                 "kind": "ConfigMap",
+                 "verbs": [
+                  "create",
+                  "delete",
+                  "deletecollection",
+                  "get",
+                  "list",
+                  "patch",
+                  "update",
+                  "watch"
+                 ],
+                 "shortNames": [
+                  "cm"
+                 ],
+                 "storageVersionHash": "qFsyl6wFWjQ="
+                },
+                {
+                 "name": "events",
+                 "singularName": "event",
+                 "namespaced": True,
+                 "kind": "Event",
+                 "verbs": [
+                  "create",
+                  "delete",
+                  "deletecollection",
+                  "get",
+                  "list",
+                  "patch",
+                  "update",
+                  "watch"
+                 ],
+                 "shortNames": [
+                  "ev"
+                 ],
+                 "storageVersionHash": "r2yiGXH7wu8="
+                },
+                {
+                 "name": "namespaces",
+                 "singularName": "namespace",
+                 "namespaced": False,
+                 "kind": "Namespace",
+                 "verbs": [
+                  "create",
+                  "delete",
+                  "get",
+                  "list",
+                  "patch",
+                  "update",
+                  "watch"
+                 ],
+                 "shortNames": [
+                  "ns"
+                 ],
+                 "storageVersionHash": "Q3oi5N2YM8M="
+                },
+                {
+                 "name": "namespaces/finalize",
+                 "singularName": "",
+                 "namespaced": False,
+                 "kind": "Namespace",
+                 "verbs": [
+                  "update"
+                 ]
+                },
+                {
+                 "name": "namespaces/status",
+                 "singularName": "",
+                 "namespaced": False,
+                 "kind": "Namespace",
+                 "verbs": [
+                  "get",
+                  "patch",
+                  "update"
+                 ]
+                },
+                {
+                 "name": "resourcequotas",
+                 "singularName": "resourcequota",
+                 "namespaced": True,
+                 "kind": "ResourceQuota",
+                 "verbs": [
+                  "create",
+                  "delete",
+                  "deletecollection",
+                  "get",
+                  "list",
+                  "patch",
+                  "update",
+                  "watch"
+                 ],
+                 "shortNames": [
+                  "quota"
+                 ],
+                 "storageVersionHash": "8uhSgffRX6w="
+                },
+                {
+                 "name": "resourcequotas/status",
+                 "singularName": "",
+                 "namespaced": True,
+                 "kind": "ResourceQuota",
+                 "verbs": [
+                  "get",
+                  "patch",
+                  "update"
+                 ]
+                },
+                {
+                 "name": "secrets",
+                 "singularName": "secret",
+                 "namespaced": True,
+                 "kind": "Secret",
+                 "verbs": [
+                  "create",
+                  "delete",
+                  "deletecollection",
+                  "get",
+                  "list",
+                  "patch",
+                  "update",
+                  "watch"
+                 ],
+                 "storageVersionHash": "S6u1pOWzb84="
+                },
+                {
+                 "name": "serviceaccounts",
+                 "singularName": "serviceaccount",
+                 "namespaced": True,
+                 "kind": "ServiceAccount",
+                 "verbs": [
+                  "create",
+                  "delete",
+                  "deletecollection",
+                  "get",
+                  "list",
+                  "patch",
+                  "update",
+                  "watch"
+                 ],
+                 "shortNames": [
+                  "sa"
+                 ],
+                 "storageVersionHash": "pbx9ZvyFpBE="
+                },
+                {
+                 "name": "serviceaccounts/token",
+                 "singularName": "",
+                 "namespaced": True,
+                 "group": "authentication.k8s.io",
+                 "version": "v1",
+                 "kind": "TokenRequest",
+                 "verbs": [
+                  "create"
+                 ]
+                }
+               ]
+              }),
     Case(name='01-discovery-apis',
          method='GET',
          path='/apis',
@@ -263,18 +329,77 @@ STEPS = [
          status=200,
          resp_headers={'Content-Type': ['application/json']},
          kind='json',
-         expect={'kind': 'APIGroupList',
-              'apiVersion': 'v1',
-              'groups': [{'name': 'events.k8s.io',
-                          'versions': [{'groupVersion': 'events.k8s.io/v1',
-                                        'version': 'v1'}],
-                          'preferredVersion': {'groupVersion': 'events.k8s.io/v1',
-                                               'version': 'v1'}},
-                         {'name': 'coordination.k8s.io',
-                          'versions': [{'groupVersion': 'coordination.k8s.io/v1',
-                                        'version': 'v1'}],
-                          'preferredVersion': {'groupVersion': 'coordination.k8s.io/v1',
-                                               'version': 'v1'}}]}),
+         expect={
+               "kind": "APIGroupList",
+               "apiVersion": "v1",
+               "groups": [
+                {
+                 "name": "events.k8s.io",
+                 "versions": [
+                  {
+                   "groupVersion": "events.k8s.io/v1",
+                   "version": "v1"
+                  }
+                 ],
+                 "preferredVersion": {
+                  "groupVersion": "events.k8s.io/v1",
+                  "version": "v1"
+                 }
+                },
+                {
+                 "name": "authentication.k8s.io",
+                 "versions": [
+                  {
+                   "groupVersion": "authentication.k8s.io/v1",
+                   "version": "v1"
+                  }
+                 ],
+                 "preferredVersion": {
+                  "groupVersion": "authentication.k8s.io/v1",
+                  "version": "v1"
+                 }
+                },
+                {
+                 "name": "authorization.k8s.io",
+                 "versions": [
+                  {
+                   "groupVersion": "authorization.k8s.io/v1",
+                   "version": "v1"
+                  }
+                 ],
+                 "preferredVersion": {
+                  "groupVersion": "authorization.k8s.io/v1",
+                  "version": "v1"
+                 }
+                },
+                {
+                 "name": "rbac.authorization.k8s.io",
+                 "versions": [
+                  {
+                   "groupVersion": "rbac.authorization.k8s.io/v1",
+                   "version": "v1"
+                  }
+                 ],
+                 "preferredVersion": {
+                  "groupVersion": "rbac.authorization.k8s.io/v1",
+                  "version": "v1"
+                 }
+                },
+                {
+                 "name": "coordination.k8s.io",
+                 "versions": [
+                  {
+                   "groupVersion": "coordination.k8s.io/v1",
+                   "version": "v1"
+                  }
+                 ],
+                 "preferredVersion": {
+                  "groupVersion": "coordination.k8s.io/v1",
+                  "version": "v1"
+                 }
+                }
+               ]
+              }),
     Case(name='01-discovery-root-paths',
          method='GET',
          path='/',
@@ -283,109 +408,119 @@ STEPS = [
          status=200,
          resp_headers={'Content-Type': ['application/json']},
          kind='json',
-         expect={'paths': ['/.well-known/openid-configuration',
-                        '/api',
-                        '/api/v1',
-                        '/apis',
-                        '/apis/',
-                        '/apis/coordination.k8s.io',
-                        '/apis/coordination.k8s.io/v1',
-                        '/apis/events.k8s.io',
-                        '/apis/events.k8s.io/v1',
-                        '/healthz',
-                        '/healthz/autoregister-completion',
-                        '/healthz/etcd',
-                        '/healthz/log',
-                        '/healthz/ping',
-                        '/healthz/poststarthook/aggregator-reload-proxy-client-cert',
-                        '/healthz/poststarthook/apiservice-discovery-controller',
-                        '/healthz/poststarthook/apiservice-openapi-controller',
-                        '/healthz/poststarthook/apiservice-openapiv3-controller',
-                        '/healthz/poststarthook/apiservice-registration-controller',
-                        '/healthz/poststarthook/apiservice-status-local-available-controller',
-                        '/healthz/poststarthook/crd-informer-synced',
-                        '/healthz/poststarthook/generic-apiserver-start-informers',
-                        '/healthz/poststarthook/kube-apiserver-autoregistration',
-                        '/healthz/poststarthook/priority-and-fairness-config-consumer',
-                        '/healthz/poststarthook/priority-and-fairness-config-producer',
-                        '/healthz/poststarthook/priority-and-fairness-filter',
-                        '/healthz/poststarthook/rbac/bootstrap-roles',
-                        '/healthz/poststarthook/start-apiextensions-controllers',
-                        '/healthz/poststarthook/start-apiextensions-informers',
-                        '/healthz/poststarthook/start-apiserver-admission-initializer',
-                        '/healthz/poststarthook/start-cluster-authentication-info-controller',
-                        '/healthz/poststarthook/start-kube-aggregator-informers',
-                        '/healthz/poststarthook/start-kube-apiserver-identity-lease-controller',
-                        '/healthz/poststarthook/start-kube-apiserver-identity-lease-garbage-collector',
-                        '/healthz/poststarthook/start-legacy-token-tracking-controller',
-                        '/healthz/poststarthook/start-system-namespaces-controller',
-                        '/healthz/poststarthook/storage-object-count-tracker-hook',
-                        '/livez',
-                        '/livez/autoregister-completion',
-                        '/livez/etcd',
-                        '/livez/log',
-                        '/livez/ping',
-                        '/livez/poststarthook/aggregator-reload-proxy-client-cert',
-                        '/livez/poststarthook/apiservice-discovery-controller',
-                        '/livez/poststarthook/apiservice-openapi-controller',
-                        '/livez/poststarthook/apiservice-openapiv3-controller',
-                        '/livez/poststarthook/apiservice-registration-controller',
-                        '/livez/poststarthook/apiservice-status-local-available-controller',
-                        '/livez/poststarthook/crd-informer-synced',
-                        '/livez/poststarthook/generic-apiserver-start-informers',
-                        '/livez/poststarthook/kube-apiserver-autoregistration',
-                        '/livez/poststarthook/priority-and-fairness-config-consumer',
-                        '/livez/poststarthook/priority-and-fairness-config-producer',
-                        '/livez/poststarthook/priority-and-fairness-filter',
-                        '/livez/poststarthook/rbac/bootstrap-roles',
-                        '/livez/poststarthook/start-apiextensions-controllers',
-                        '/livez/poststarthook/start-apiextensions-informers',
-                        '/livez/poststarthook/start-apiserver-admission-initializer',
-                        '/livez/poststarthook/start-cluster-authentication-info-controller',
-                        '/livez/poststarthook/start-kube-aggregator-informers',
-                        '/livez/poststarthook/start-kube-apiserver-identity-lease-controller',
-                        '/livez/poststarthook/start-kube-apiserver-identity-lease-garbage-collector',
-                        '/livez/poststarthook/start-legacy-token-tracking-controller',
-                        '/livez/poststarthook/start-system-namespaces-controller',
-                        '/livez/poststarthook/storage-object-count-tracker-hook',
-                        '/metrics',
-                        '/metrics/slis',
-                        '/openapi/v2',
-                        '/openapi/v3',
-                        '/openapi/v3/',
-                        '/openid/v1/jwks',
-                        '/readyz',
-                        '/readyz/autoregister-completion',
-                        '/readyz/etcd',
-                        '/readyz/etcd-readiness',
-                        '/readyz/informer-sync',
-                        '/readyz/log',
-                        '/readyz/ping',
-                        '/readyz/poststarthook/aggregator-reload-proxy-client-cert',
-                        '/readyz/poststarthook/apiservice-discovery-controller',
-                        '/readyz/poststarthook/apiservice-openapi-controller',
-                        '/readyz/poststarthook/apiservice-openapiv3-controller',
-                        '/readyz/poststarthook/apiservice-registration-controller',
-                        '/readyz/poststarthook/apiservice-status-local-available-controller',
-                        '/readyz/poststarthook/crd-informer-synced',
-                        '/readyz/poststarthook/generic-apiserver-start-informers',
-                        '/readyz/poststarthook/kube-apiserver-autoregistration',
-                        '/readyz/poststarthook/priority-and-fairness-config-consumer',
-                        '/readyz/poststarthook/priority-and-fairness-config-producer',
-                        '/readyz/poststarthook/priority-and-fairness-filter',
-                        '/readyz/poststarthook/rbac/bootstrap-roles',
-                        '/readyz/poststarthook/start-apiextensions-controllers',
-                        '/readyz/poststarthook/start-apiextensions-informers',
-                        '/readyz/poststarthook/start-apiserver-admission-initializer',
-                        '/readyz/poststarthook/start-cluster-authentication-info-controller',
-                        '/readyz/poststarthook/start-kube-aggregator-informers',
-                        '/readyz/poststarthook/start-kube-apiserver-identity-lease-controller',
-                        '/readyz/poststarthook/start-kube-apiserver-identity-lease-garbage-collector',
-                        '/readyz/poststarthook/start-legacy-token-tracking-controller',
-                        '/readyz/poststarthook/start-system-namespaces-controller',
-                        '/readyz/poststarthook/storage-object-count-tracker-hook',
-                        '/readyz/shutdown',
-                        '/version']},
+         expect={
+               "paths": [
+                "/.well-known/openid-configuration",
+                "/api",
+                "/api/v1",
+                "/apis",
+                "/apis/",
+                "/apis/authentication.k8s.io",
+                "/apis/authentication.k8s.io/v1",
+                "/apis/authorization.k8s.io",
+                "/apis/authorization.k8s.io/v1",
+                "/apis/coordination.k8s.io",
+                "/apis/coordination.k8s.io/v1",
+                "/apis/events.k8s.io",
+                "/apis/events.k8s.io/v1",
+                "/apis/rbac.authorization.k8s.io",
+                "/apis/rbac.authorization.k8s.io/v1",
+                "/healthz",
+                "/healthz/autoregister-completion",
+                "/healthz/etcd",
+                "/healthz/log",
+                "/healthz/ping",
+                "/healthz/poststarthook/aggregator-reload-proxy-client-cert",
+                "/healthz/poststarthook/apiservice-discovery-controller",
+                "/healthz/poststarthook/apiservice-openapi-controller",
+                "/healthz/poststarthook/apiservice-openapiv3-controller",
+                "/healthz/poststarthook/apiservice-registration-controller",
+                "/healthz/poststarthook/apiservice-status-local-available-controller",
+                "/healthz/poststarthook/crd-informer-synced",
+                "/healthz/poststarthook/generic-apiserver-start-informers",
+                "/healthz/poststarthook/kube-apiserver-autoregistration",
+                "/healthz/poststarthook/priority-and-fairness-config-consumer",
+                "/healthz/poststarthook/priority-and-fairness-config-producer",
+                "/healthz/poststarthook/priority-and-fairness-filter",
+                "/healthz/poststarthook/rbac/bootstrap-roles",
+                "/healthz/poststarthook/start-apiextensions-controllers",
+                "/healthz/poststarthook/start-apiextensions-informers",
+                "/healthz/poststarthook/start-apiserver-admission-initializer",
+                "/healthz/poststarthook/start-cluster-authentication-info-controller",
+                "/healthz/poststarthook/start-kube-aggregator-informers",
+                "/healthz/poststarthook/start-kube-apiserver-identity-lease-controller",
+                "/healthz/poststarthook/start-kube-apiserver-identity-lease-garbage-collector",
+                "/healthz/poststarthook/start-legacy-token-tracking-controller",
+                "/healthz/poststarthook/start-system-namespaces-controller",
+                "/healthz/poststarthook/storage-object-count-tracker-hook",
+                "/livez",
+                "/livez/autoregister-completion",
+                "/livez/etcd",
+                "/livez/log",
+                "/livez/ping",
+                "/livez/poststarthook/aggregator-reload-proxy-client-cert",
+                "/livez/poststarthook/apiservice-discovery-controller",
+                "/livez/poststarthook/apiservice-openapi-controller",
+                "/livez/poststarthook/apiservice-openapiv3-controller",
+                "/livez/poststarthook/apiservice-registration-controller",
+                "/livez/poststarthook/apiservice-status-local-available-controller",
+                "/livez/poststarthook/crd-informer-synced",
+                "/livez/poststarthook/generic-apiserver-start-informers",
+                "/livez/poststarthook/kube-apiserver-autoregistration",
+                "/livez/poststarthook/priority-and-fairness-config-consumer",
+                "/livez/poststarthook/priority-and-fairness-config-producer",
+                "/livez/poststarthook/priority-and-fairness-filter",
+                "/livez/poststarthook/rbac/bootstrap-roles",
+                "/livez/poststarthook/start-apiextensions-controllers",
+                "/livez/poststarthook/start-apiextensions-informers",
+                "/livez/poststarthook/start-apiserver-admission-initializer",
+                "/livez/poststarthook/start-cluster-authentication-info-controller",
+                "/livez/poststarthook/start-kube-aggregator-informers",
+                "/livez/poststarthook/start-kube-apiserver-identity-lease-controller",
+                "/livez/poststarthook/start-kube-apiserver-identity-lease-garbage-collector",
+                "/livez/poststarthook/start-legacy-token-tracking-controller",
+                "/livez/poststarthook/start-system-namespaces-controller",
+                "/livez/poststarthook/storage-object-count-tracker-hook",
+                "/metrics",
+                "/metrics/slis",
+                "/openapi/v2",
+                "/openapi/v3",
+                "/openapi/v3/",
+                "/openid/v1/jwks",
+                "/readyz",
+                "/readyz/autoregister-completion",
+                "/readyz/etcd",
+                "/readyz/etcd-readiness",
+                "/readyz/informer-sync",
+                "/readyz/log",
+                "/readyz/ping",
+                "/readyz/poststarthook/aggregator-reload-proxy-client-cert",
+                "/readyz/poststarthook/apiservice-discovery-controller",
+                "/readyz/poststarthook/apiservice-openapi-controller",
+                "/readyz/poststarthook/apiservice-openapiv3-controller",
+                "/readyz/poststarthook/apiservice-registration-controller",
+                "/readyz/poststarthook/apiservice-status-local-available-controller",
+                "/readyz/poststarthook/crd-informer-synced",
+                "/readyz/poststarthook/generic-apiserver-start-informers",
+                "/readyz/poststarthook/kube-apiserver-autoregistration",
+                "/readyz/poststarthook/priority-and-fairness-config-consumer",
+                "/readyz/poststarthook/priority-and-fairness-config-producer",
+                "/readyz/poststarthook/priority-and-fairness-filter",
+                "/readyz/poststarthook/rbac/bootstrap-roles",
+                "/readyz/poststarthook/start-apiextensions-controllers",
+                "/readyz/poststarthook/start-apiextensions-informers",
+                "/readyz/poststarthook/start-apiserver-admission-initializer",
+                "/readyz/poststarthook/start-cluster-authentication-info-controller",
+                "/readyz/poststarthook/start-kube-aggregator-informers",
+                "/readyz/poststarthook/start-kube-apiserver-identity-lease-controller",
+                "/readyz/poststarthook/start-kube-apiserver-identity-lease-garbage-collector",
+                "/readyz/poststarthook/start-legacy-token-tracking-controller",
+                "/readyz/poststarthook/start-system-namespaces-controller",
+                "/readyz/poststarthook/storage-object-count-tracker-hook",
+                "/readyz/shutdown",
+                "/version"
+               ]
+              },
          check='paths'),
     Case(name='01-discovery-version',
          method='GET',
@@ -433,117 +568,214 @@ STEPS = [
               'Etag': ['"416E0499D1F65AA564335035DFF44D8BBE7D2047B4F0C86A523C2EF78F7B414ACE732265E5B95DA21ED352C2F22294CF0D24A3C657D124D9C4902BC8D4ABFCBA"'],
               'Vary': ['Accept']},
          kind='json',
-         expect={'kind': 'APIGroupDiscoveryList',
-              'apiVersion': 'apidiscovery.k8s.io/v2',
-              'metadata': {},
-              'items': [{'metadata': {'creationTimestamp': None},
-                         'versions': [{'version': 'v1',
-                                       'resources': [{'resource': 'configmaps',
-                                                      'responseKind': {'group': '',
-                                                                       'version': '',
-                                                                       'kind': 'ConfigMap'},
-                                                      'scope': 'Namespaced',
-                                                      'singularResource': 'configmap',
-                                                      'verbs': ['create',
-                                                                'delete',
-                                                                'deletecollection',
-                                                                'get',
-                                                                'list',
-                                                                'patch',
-                                                                'update',
-                                                                'watch'],
-                                                      'shortNames': ['cm']},
-                                                     {'resource': 'events',
-                                                      'responseKind': {'group': '',
-                                                                       'version': '',
-                                                                       'kind': 'Event'},
-                                                      'scope': 'Namespaced',
-                                                      'singularResource': 'event',
-                                                      'verbs': ['create',
-                                                                'delete',
-                                                                'deletecollection',
-                                                                'get',
-                                                                'list',
-                                                                'patch',
-                                                                'update',
-                                                                'watch'],
-                                                      'shortNames': ['ev']},
-                                                     {'resource': 'namespaces',
-                                                      'responseKind': {'group': '',
-                                                                       'version': '',
-                                                                       'kind': 'Namespace'},
-                                                      'scope': 'Cluster',
-                                                      'singularResource': 'namespace',
-                                                      'verbs': ['create',
-                                                                'delete',
-                                                                'get',
-                                                                'list',
-                                                                'patch',
-                                                                'update',
-                                                                'watch'],
-                                                      'shortNames': ['ns'],
-                                                      'subresources': [{'subresource': 'finalize',
-                                                                        'responseKind': {'group': '',
-                                                                                         'version': '',
-                                                                                         'kind': 'Namespace'},
-                                                                        'verbs': ['update']},
-                                                                       {'subresource': 'status',
-                                                                        'responseKind': {'group': '',
-                                                                                         'version': '',
-                                                                                         'kind': 'Namespace'},
-                                                                        'verbs': ['get',
-                                                                                  'patch',
-                                                                                  'update']}]},
-                                                     {'resource': 'resourcequotas',
-                                                      'responseKind': {'group': '',
-                                                                       'version': '',
-                                                                       'kind': 'ResourceQuota'},
-                                                      'scope': 'Namespaced',
-                                                      'singularResource': 'resourcequota',
-                                                      'verbs': ['create',
-                                                                'delete',
-                                                                'deletecollection',
-                                                                'get',
-                                                                'list',
-                                                                'patch',
-                                                                'update',
-                                                                'watch'],
-                                                      'shortNames': ['quota'],
-                                                      'subresources': [{'subresource': 'status',
-                                                                        'responseKind': {'group': '',
-                                                                                         'version': '',
-                                                                                         'kind': 'ResourceQuota'},
-                                                                        'verbs': ['get', 'patch', 'update']}]},
-                                                     {'resource': 'secrets',
-                                                      'responseKind': {'group': '',
-                                                                       'version': '',
-                                                                       'kind': 'Secret'},
-                                                      'scope': 'Namespaced',
-                                                      'singularResource': 'secret',
-                                                      'verbs': ['create',
-                                                                'delete',
-                                                                'deletecollection',
-                                                                'get',
-                                                                'list',
-                                                                'patch',
-                                                                'update',
-                                                                'watch']},
-                                                     {'resource': 'serviceaccounts',
-                                                      'responseKind': {'group': '',
-                                                                       'version': '',
-                                                                       'kind': 'ServiceAccount'},
-                                                      'scope': 'Namespaced',
-                                                      'singularResource': 'serviceaccount',
-                                                      'verbs': ['create',
-                                                                'delete',
-                                                                'deletecollection',
-                                                                'get',
-                                                                'list',
-                                                                'patch',
-                                                                'update',
-                                                                'watch'],
-                                                      'shortNames': ['sa']}],
-                                       'freshness': 'Current'}]}]}),
+         expect={
+               "kind": "APIGroupDiscoveryList",
+               "apiVersion": "apidiscovery.k8s.io/v2",
+               "metadata": {},
+               "items": [
+                {
+                 "metadata": {
+                  "creationTimestamp": None
+                 },
+                 "versions": [
+                  {
+                   "version": "v1",
+                   "resources": [
+                    {
+                     "resource": "configmaps",
+                     "responseKind": {
+                      "group": "",
+                      "version": "",
+                      "kind": "ConfigMap"
+                     },
+                     "scope": "Namespaced",
+                     "singularResource": "configmap",
+                     "verbs": [
+                      "create",
+                      "delete",
+                      "deletecollection",
+                      "get",
+                      "list",
+                      "patch",
+                      "update",
+                      "watch"
+                     ],
+                     "shortNames": [
+                      "cm"
+                     ]
+                    },
+                    {
+                     "resource": "events",
+                     "responseKind": {
+                      "group": "",
+                      "version": "",
+                      "kind": "Event"
+                     },
+                     "scope": "Namespaced",
+                     "singularResource": "event",
+                     "verbs": [
+                      "create",
+                      "delete",
+                      "deletecollection",
+                      "get",
+                      "list",
+                      "patch",
+                      "update",
+                      "watch"
+                     ],
+                     "shortNames": [
+                      "ev"
+                     ]
+                    },
+                    {
+                     "resource": "namespaces",
+                     "responseKind": {
+                      "group": "",
+                      "version": "",
+                      "kind": "Namespace"
+                     },
+                     "scope": "Cluster",
+                     "singularResource": "namespace",
+                     "verbs": [
+                      "create",
+                      "delete",
+                      "get",
+                      "list",
+                      "patch",
+                      "update",
+                      "watch"
+                     ],
+                     "shortNames": [
+                      "ns"
+                     ],
+                     "subresources": [
+                      {
+                       "subresource": "finalize",
+                       "responseKind": {
+                        "group": "",
+                        "version": "",
+                        "kind": "Namespace"
+                       },
+                       "verbs": [
+                        "update"
+                       ]
+                      },
+                      {
+                       "subresource": "status",
+                       "responseKind": {
+                        "group": "",
+                        "version": "",
+                        "kind": "Namespace"
+                       },
+                       "verbs": [
+                        "get",
+                        "patch",
+                        "update"
+                       ]
+                      }
+                     ]
+                    },
+                    {
+                     "resource": "resourcequotas",
+                     "responseKind": {
+                      "group": "",
+                      "version": "",
+                      "kind": "ResourceQuota"
+                     },
+                     "scope": "Namespaced",
+                     "singularResource": "resourcequota",
+                     "verbs": [
+                      "create",
+                      "delete",
+                      "deletecollection",
+                      "get",
+                      "list",
+                      "patch",
+                      "update",
+                      "watch"
+                     ],
+                     "shortNames": [
+                      "quota"
+                     ],
+                     "subresources": [
+                      {
+                       "subresource": "status",
+                       "responseKind": {
+                        "group": "",
+                        "version": "",
+                        "kind": "ResourceQuota"
+                       },
+                       "verbs": [
+                        "get",
+                        "patch",
+                        "update"
+                       ]
+                      }
+                     ]
+                    },
+                    {
+                     "resource": "secrets",
+                     "responseKind": {
+                      "group": "",
+                      "version": "",
+                      "kind": "Secret"
+                     },
+                     "scope": "Namespaced",
+                     "singularResource": "secret",
+                     "verbs": [
+                      "create",
+                      "delete",
+                      "deletecollection",
+                      "get",
+                      "list",
+                      "patch",
+                      "update",
+                      "watch"
+                     ]
+                    },
+                    {
+                     "resource": "serviceaccounts",
+                     "responseKind": {
+                      "group": "",
+                      "version": "",
+                      "kind": "ServiceAccount"
+                     },
+                     "scope": "Namespaced",
+                     "singularResource": "serviceaccount",
+                     "verbs": [
+                      "create",
+                      "delete",
+                      "deletecollection",
+                      "get",
+                      "list",
+                      "patch",
+                      "update",
+                      "watch"
+                     ],
+                     "shortNames": [
+                      "sa"
+                     ],
+                     "subresources": [
+                      {
+                       "subresource": "token",
+                       "responseKind": {
+                        "group": "authentication.k8s.io",
+                        "version": "v1",
+                        "kind": "TokenRequest"
+                       },
+                       "verbs": [
+                        "create"
+                       ]
+                      }
+                     ]
+                    }
+                   ],
+                   "freshness": "Current"
+                  }
+                 ]
+                }
+               ]
+              }),
     Case(name='01-discovery-aggregated-v2-apis',
          method='GET',
          path='/apis',
@@ -554,46 +786,284 @@ STEPS = [
               'Etag': ['"02560B8BA48B38BBB9976294C52103AE812784DA7B7B7A92E632921ABAF4C037E69F16E86DE071C9BAE76BC29A5301A6906B7AF8C09A593BAB2402AA8C621A66"'],
               'Vary': ['Accept']},
          kind='json',
-         expect={'kind': 'APIGroupDiscoveryList',
-              'apiVersion': 'apidiscovery.k8s.io/v2',
-              'metadata': {},
-              'items': [{'metadata': {'name': 'events.k8s.io',
-                                      'creationTimestamp': None},
-                         'versions': [{'version': 'v1',
-                                       'resources': [{'resource': 'events',
-                                                      'responseKind': {'group': '',
-                                                                       'version': '',
-                                                                       'kind': 'Event'},
-                                                      'scope': 'Namespaced',
-                                                      'singularResource': 'event',
-                                                      'verbs': ['create',
-                                                                'delete',
-                                                                'deletecollection',
-                                                                'get',
-                                                                'list',
-                                                                'patch',
-                                                                'update',
-                                                                'watch'],
-                                                      'shortNames': ['ev']}],
-                                       'freshness': 'Current'}]},
-                        {'metadata': {'name': 'coordination.k8s.io',
-                                      'creationTimestamp': None},
-                         'versions': [{'version': 'v1',
-                                       'resources': [{'resource': 'leases',
-                                                      'responseKind': {'group': '',
-                                                                       'version': '',
-                                                                       'kind': 'Lease'},
-                                                      'scope': 'Namespaced',
-                                                      'singularResource': 'lease',
-                                                      'verbs': ['create',
-                                                                'delete',
-                                                                'deletecollection',
-                                                                'get',
-                                                                'list',
-                                                                'patch',
-                                                                'update',
-                                                                'watch']}],
-                                       'freshness': 'Current'}]}]},
+         expect={
+               "kind": "APIGroupDiscoveryList",
+               "apiVersion": "apidiscovery.k8s.io/v2",
+               "metadata": {},
+               "items": [
+                {
+                 "metadata": {
+                  "name": "events.k8s.io",
+                  "creationTimestamp": None
+                 },
+                 "versions": [
+                  {
+                   "version": "v1",
+                   "resources": [
+                    {
+                     "resource": "events",
+                     "responseKind": {
+                      "group": "",
+                      "version": "",
+                      "kind": "Event"
+                     },
+                     "scope": "Namespaced",
+                     "singularResource": "event",
+                     "verbs": [
+                      "create",
+                      "delete",
+                      "deletecollection",
+                      "get",
+                      "list",
+                      "patch",
+                      "update",
+                      "watch"
+                     ],
+                     "shortNames": [
+                      "ev"
+                     ]
+                    }
+                   ],
+                   "freshness": "Current"
+                  }
+                 ]
+                },
+                {
+                 "metadata": {
+                  "name": "authentication.k8s.io",
+                  "creationTimestamp": None
+                 },
+                 "versions": [
+                  {
+                   "version": "v1",
+                   "resources": [
+                    {
+                     "resource": "selfsubjectreviews",
+                     "responseKind": {
+                      "group": "",
+                      "version": "",
+                      "kind": "SelfSubjectReview"
+                     },
+                     "scope": "Cluster",
+                     "singularResource": "selfsubjectreview",
+                     "verbs": [
+                      "create"
+                     ]
+                    },
+                    {
+                     "resource": "tokenreviews",
+                     "responseKind": {
+                      "group": "",
+                      "version": "",
+                      "kind": "TokenReview"
+                     },
+                     "scope": "Cluster",
+                     "singularResource": "tokenreview",
+                     "verbs": [
+                      "create"
+                     ]
+                    }
+                   ],
+                   "freshness": "Current"
+                  }
+                 ]
+                },
+                {
+                 "metadata": {
+                  "name": "authorization.k8s.io",
+                  "creationTimestamp": None
+                 },
+                 "versions": [
+                  {
+                   "version": "v1",
+                   "resources": [
+                    {
+                     "resource": "localsubjectaccessreviews",
+                     "responseKind": {
+                      "group": "",
+                      "version": "",
+                      "kind": "LocalSubjectAccessReview"
+                     },
+                     "scope": "Namespaced",
+                     "singularResource": "localsubjectaccessreview",
+                     "verbs": [
+                      "create"
+                     ]
+                    },
+                    {
+                     "resource": "selfsubjectaccessreviews",
+                     "responseKind": {
+                      "group": "",
+                      "version": "",
+                      "kind": "SelfSubjectAccessReview"
+                     },
+                     "scope": "Cluster",
+                     "singularResource": "selfsubjectaccessreview",
+                     "verbs": [
+                      "create"
+                     ]
+                    },
+                    {
+                     "resource": "selfsubjectrulesreviews",
+                     "responseKind": {
+                      "group": "",
+                      "version": "",
+                      "kind": "SelfSubjectRulesReview"
+                     },
+                     "scope": "Cluster",
+                     "singularResource": "selfsubjectrulesreview",
+                     "verbs": [
+                      "create"
+                     ]
+                    },
+                    {
+                     "resource": "subjectaccessreviews",
+                     "responseKind": {
+                      "group": "",
+                      "version": "",
+                      "kind": "SubjectAccessReview"
+                     },
+                     "scope": "Cluster",
+                     "singularResource": "subjectaccessreview",
+                     "verbs": [
+                      "create"
+                     ]
+                    }
+                   ],
+                   "freshness": "Current"
+                  }
+                 ]
+                },
+                {
+                 "metadata": {
+                  "name": "rbac.authorization.k8s.io",
+                  "creationTimestamp": None
+                 },
+                 "versions": [
+                  {
+                   "version": "v1",
+                   "resources": [
+                    {
+                     "resource": "clusterrolebindings",
+                     "responseKind": {
+                      "group": "",
+                      "version": "",
+                      "kind": "ClusterRoleBinding"
+                     },
+                     "scope": "Cluster",
+                     "singularResource": "clusterrolebinding",
+                     "verbs": [
+                      "create",
+                      "delete",
+                      "deletecollection",
+                      "get",
+                      "list",
+                      "patch",
+                      "update",
+                      "watch"
+                     ]
+                    },
+                    {
+                     "resource": "clusterroles",
+                     "responseKind": {
+                      "group": "",
+                      "version": "",
+                      "kind": "ClusterRole"
+                     },
+                     "scope": "Cluster",
+                     "singularResource": "clusterrole",
+                     "verbs": [
+                      "create",
+                      "delete",
+                      "deletecollection",
+                      "get",
+                      "list",
+                      "patch",
+                      "update",
+                      "watch"
+                     ]
+                    },
+                    {
+                     "resource": "rolebindings",
+                     "responseKind": {
+                      "group": "",
+                      "version": "",
+                      "kind": "RoleBinding"
+                     },
+                     "scope": "Namespaced",
+                     "singularResource": "rolebinding",
+                     "verbs": [
+                      "create",
+                      "delete",
+                      "deletecollection",
+                      "get",
+                      "list",
+                      "patch",
+                      "update",
+                      "watch"
+                     ]
+                    },
+                    {
+                     "resource": "roles",
+                     "responseKind": {
+                      "group": "",
+                      "version": "",
+                      "kind": "Role"
+                     },
+                     "scope": "Namespaced",
+                     "singularResource": "role",
+                     "verbs": [
+                      "create",
+                      "delete",
+                      "deletecollection",
+                      "get",
+                      "list",
+                      "patch",
+                      "update",
+                      "watch"
+                     ]
+                    }
+                   ],
+                   "freshness": "Current"
+                  }
+                 ]
+                },
+                {
+                 "metadata": {
+                  "name": "coordination.k8s.io",
+                  "creationTimestamp": None
+                 },
+                 "versions": [
+                  {
+                   "version": "v1",
+                   "resources": [
+                    {
+                     "resource": "leases",
+                     "responseKind": {
+                      "group": "",
+                      "version": "",
+                      "kind": "Lease"
+                     },
+                     "scope": "Namespaced",
+                     "singularResource": "lease",
+                     "verbs": [
+                      "create",
+                      "delete",
+                      "deletecollection",
+                      "get",
+                      "list",
+                      "patch",
+                      "update",
+                      "watch"
+                     ]
+                    }
+                   ],
+                   "freshness": "Current"
+                  }
+                 ]
+                }
+               ]
+              },
          save={'apis_etag': '@Etag'}),
     Case(name='01-discovery-aggregated-v2-apis-if-none-match',
          method='GET',
@@ -616,117 +1086,214 @@ STEPS = [
               'Etag': ['"416E0499D1F65AA564335035DFF44D8BBE7D2047B4F0C86A523C2EF78F7B414ACE732265E5B95DA21ED352C2F22294CF0D24A3C657D124D9C4902BC8D4ABFCBA"'],
               'Vary': ['Accept']},
          kind='json',
-         expect={'kind': 'APIGroupDiscoveryList',
-              'apiVersion': 'apidiscovery.k8s.io/v2beta1',
-              'metadata': {},
-              'items': [{'metadata': {'creationTimestamp': None},
-                         'versions': [{'version': 'v1',
-                                       'resources': [{'resource': 'configmaps',
-                                                      'responseKind': {'group': '',
-                                                                       'version': '',
-                                                                       'kind': 'ConfigMap'},
-                                                      'scope': 'Namespaced',
-                                                      'singularResource': 'configmap',
-                                                      'verbs': ['create',
-                                                                'delete',
-                                                                'deletecollection',
-                                                                'get',
-                                                                'list',
-                                                                'patch',
-                                                                'update',
-                                                                'watch'],
-                                                      'shortNames': ['cm']},
-                                                     {'resource': 'events',
-                                                      'responseKind': {'group': '',
-                                                                       'version': '',
-                                                                       'kind': 'Event'},
-                                                      'scope': 'Namespaced',
-                                                      'singularResource': 'event',
-                                                      'verbs': ['create',
-                                                                'delete',
-                                                                'deletecollection',
-                                                                'get',
-                                                                'list',
-                                                                'patch',
-                                                                'update',
-                                                                'watch'],
-                                                      'shortNames': ['ev']},
-                                                     {'resource': 'namespaces',
-                                                      'responseKind': {'group': '',
-                                                                       'version': '',
-                                                                       'kind': 'Namespace'},
-                                                      'scope': 'Cluster',
-                                                      'singularResource': 'namespace',
-                                                      'verbs': ['create',
-                                                                'delete',
-                                                                'get',
-                                                                'list',
-                                                                'patch',
-                                                                'update',
-                                                                'watch'],
-                                                      'shortNames': ['ns'],
-                                                      'subresources': [{'subresource': 'finalize',
-                                                                        'responseKind': {'group': '',
-                                                                                         'version': '',
-                                                                                         'kind': 'Namespace'},
-                                                                        'verbs': ['update']},
-                                                                       {'subresource': 'status',
-                                                                        'responseKind': {'group': '',
-                                                                                         'version': '',
-                                                                                         'kind': 'Namespace'},
-                                                                        'verbs': ['get',
-                                                                                  'patch',
-                                                                                  'update']}]},
-                                                     {'resource': 'resourcequotas',
-                                                      'responseKind': {'group': '',
-                                                                       'version': '',
-                                                                       'kind': 'ResourceQuota'},
-                                                      'scope': 'Namespaced',
-                                                      'singularResource': 'resourcequota',
-                                                      'verbs': ['create',
-                                                                'delete',
-                                                                'deletecollection',
-                                                                'get',
-                                                                'list',
-                                                                'patch',
-                                                                'update',
-                                                                'watch'],
-                                                      'shortNames': ['quota'],
-                                                      'subresources': [{'subresource': 'status',
-                                                                        'responseKind': {'group': '',
-                                                                                         'version': '',
-                                                                                         'kind': 'ResourceQuota'},
-                                                                        'verbs': ['get', 'patch', 'update']}]},
-                                                     {'resource': 'secrets',
-                                                      'responseKind': {'group': '',
-                                                                       'version': '',
-                                                                       'kind': 'Secret'},
-                                                      'scope': 'Namespaced',
-                                                      'singularResource': 'secret',
-                                                      'verbs': ['create',
-                                                                'delete',
-                                                                'deletecollection',
-                                                                'get',
-                                                                'list',
-                                                                'patch',
-                                                                'update',
-                                                                'watch']},
-                                                     {'resource': 'serviceaccounts',
-                                                      'responseKind': {'group': '',
-                                                                       'version': '',
-                                                                       'kind': 'ServiceAccount'},
-                                                      'scope': 'Namespaced',
-                                                      'singularResource': 'serviceaccount',
-                                                      'verbs': ['create',
-                                                                'delete',
-                                                                'deletecollection',
-                                                                'get',
-                                                                'list',
-                                                                'patch',
-                                                                'update',
-                                                                'watch'],
-                                                      'shortNames': ['sa']}],
-                                       'freshness': 'Current'}]}]}),
+         expect={
+               "kind": "APIGroupDiscoveryList",
+               "apiVersion": "apidiscovery.k8s.io/v2beta1",
+               "metadata": {},
+               "items": [
+                {
+                 "metadata": {
+                  "creationTimestamp": None
+                 },
+                 "versions": [
+                  {
+                   "version": "v1",
+                   "resources": [
+                    {
+                     "resource": "configmaps",
+                     "responseKind": {
+                      "group": "",
+                      "version": "",
+                      "kind": "ConfigMap"
+                     },
+                     "scope": "Namespaced",
+                     "singularResource": "configmap",
+                     "verbs": [
+                      "create",
+                      "delete",
+                      "deletecollection",
+                      "get",
+                      "list",
+                      "patch",
+                      "update",
+                      "watch"
+                     ],
+                     "shortNames": [
+                      "cm"
+                     ]
+                    },
+                    {
+                     "resource": "events",
+                     "responseKind": {
+                      "group": "",
+                      "version": "",
+                      "kind": "Event"
+                     },
+                     "scope": "Namespaced",
+                     "singularResource": "event",
+                     "verbs": [
+                      "create",
+                      "delete",
+                      "deletecollection",
+                      "get",
+                      "list",
+                      "patch",
+                      "update",
+                      "watch"
+                     ],
+                     "shortNames": [
+                      "ev"
+                     ]
+                    },
+                    {
+                     "resource": "namespaces",
+                     "responseKind": {
+                      "group": "",
+                      "version": "",
+                      "kind": "Namespace"
+                     },
+                     "scope": "Cluster",
+                     "singularResource": "namespace",
+                     "verbs": [
+                      "create",
+                      "delete",
+                      "get",
+                      "list",
+                      "patch",
+                      "update",
+                      "watch"
+                     ],
+                     "shortNames": [
+                      "ns"
+                     ],
+                     "subresources": [
+                      {
+                       "subresource": "finalize",
+                       "responseKind": {
+                        "group": "",
+                        "version": "",
+                        "kind": "Namespace"
+                       },
+                       "verbs": [
+                        "update"
+                       ]
+                      },
+                      {
+                       "subresource": "status",
+                       "responseKind": {
+                        "group": "",
+                        "version": "",
+                        "kind": "Namespace"
+                       },
+                       "verbs": [
+                        "get",
+                        "patch",
+                        "update"
+                       ]
+                      }
+                     ]
+                    },
+                    {
+                     "resource": "resourcequotas",
+                     "responseKind": {
+                      "group": "",
+                      "version": "",
+                      "kind": "ResourceQuota"
+                     },
+                     "scope": "Namespaced",
+                     "singularResource": "resourcequota",
+                     "verbs": [
+                      "create",
+                      "delete",
+                      "deletecollection",
+                      "get",
+                      "list",
+                      "patch",
+                      "update",
+                      "watch"
+                     ],
+                     "shortNames": [
+                      "quota"
+                     ],
+                     "subresources": [
+                      {
+                       "subresource": "status",
+                       "responseKind": {
+                        "group": "",
+                        "version": "",
+                        "kind": "ResourceQuota"
+                       },
+                       "verbs": [
+                        "get",
+                        "patch",
+                        "update"
+                       ]
+                      }
+                     ]
+                    },
+                    {
+                     "resource": "secrets",
+                     "responseKind": {
+                      "group": "",
+                      "version": "",
+                      "kind": "Secret"
+                     },
+                     "scope": "Namespaced",
+                     "singularResource": "secret",
+                     "verbs": [
+                      "create",
+                      "delete",
+                      "deletecollection",
+                      "get",
+                      "list",
+                      "patch",
+                      "update",
+                      "watch"
+                     ]
+                    },
+                    {
+                     "resource": "serviceaccounts",
+                     "responseKind": {
+                      "group": "",
+                      "version": "",
+                      "kind": "ServiceAccount"
+                     },
+                     "scope": "Namespaced",
+                     "singularResource": "serviceaccount",
+                     "verbs": [
+                      "create",
+                      "delete",
+                      "deletecollection",
+                      "get",
+                      "list",
+                      "patch",
+                      "update",
+                      "watch"
+                     ],
+                     "shortNames": [
+                      "sa"
+                     ],
+                     "subresources": [
+                      {
+                       "subresource": "token",
+                       "responseKind": {
+                        "group": "authentication.k8s.io",
+                        "version": "v1",
+                        "kind": "TokenRequest"
+                       },
+                       "verbs": [
+                        "create"
+                       ]
+                      }
+                     ]
+                    }
+                   ],
+                   "freshness": "Current"
+                  }
+                 ]
+                }
+               ]
+              }),
     Case(name='01-discovery-aggregated-v2beta1-apis',
          method='GET',
          path='/apis',
@@ -737,46 +1304,284 @@ STEPS = [
               'Etag': ['"02560B8BA48B38BBB9976294C52103AE812784DA7B7B7A92E632921ABAF4C037E69F16E86DE071C9BAE76BC29A5301A6906B7AF8C09A593BAB2402AA8C621A66"'],
               'Vary': ['Accept']},
          kind='json',
-         expect={'kind': 'APIGroupDiscoveryList',
-              'apiVersion': 'apidiscovery.k8s.io/v2beta1',
-              'metadata': {},
-              'items': [{'metadata': {'name': 'events.k8s.io',
-                                      'creationTimestamp': None},
-                         'versions': [{'version': 'v1',
-                                       'resources': [{'resource': 'events',
-                                                      'responseKind': {'group': '',
-                                                                       'version': '',
-                                                                       'kind': 'Event'},
-                                                      'scope': 'Namespaced',
-                                                      'singularResource': 'event',
-                                                      'verbs': ['create',
-                                                                'delete',
-                                                                'deletecollection',
-                                                                'get',
-                                                                'list',
-                                                                'patch',
-                                                                'update',
-                                                                'watch'],
-                                                      'shortNames': ['ev']}],
-                                       'freshness': 'Current'}]},
-                        {'metadata': {'name': 'coordination.k8s.io',
-                                      'creationTimestamp': None},
-                         'versions': [{'version': 'v1',
-                                       'resources': [{'resource': 'leases',
-                                                      'responseKind': {'group': '',
-                                                                       'version': '',
-                                                                       'kind': 'Lease'},
-                                                      'scope': 'Namespaced',
-                                                      'singularResource': 'lease',
-                                                      'verbs': ['create',
-                                                                'delete',
-                                                                'deletecollection',
-                                                                'get',
-                                                                'list',
-                                                                'patch',
-                                                                'update',
-                                                                'watch']}],
-                                       'freshness': 'Current'}]}]}),
+         expect={
+               "kind": "APIGroupDiscoveryList",
+               "apiVersion": "apidiscovery.k8s.io/v2beta1",
+               "metadata": {},
+               "items": [
+                {
+                 "metadata": {
+                  "name": "events.k8s.io",
+                  "creationTimestamp": None
+                 },
+                 "versions": [
+                  {
+                   "version": "v1",
+                   "resources": [
+                    {
+                     "resource": "events",
+                     "responseKind": {
+                      "group": "",
+                      "version": "",
+                      "kind": "Event"
+                     },
+                     "scope": "Namespaced",
+                     "singularResource": "event",
+                     "verbs": [
+                      "create",
+                      "delete",
+                      "deletecollection",
+                      "get",
+                      "list",
+                      "patch",
+                      "update",
+                      "watch"
+                     ],
+                     "shortNames": [
+                      "ev"
+                     ]
+                    }
+                   ],
+                   "freshness": "Current"
+                  }
+                 ]
+                },
+                {
+                 "metadata": {
+                  "name": "authentication.k8s.io",
+                  "creationTimestamp": None
+                 },
+                 "versions": [
+                  {
+                   "version": "v1",
+                   "resources": [
+                    {
+                     "resource": "selfsubjectreviews",
+                     "responseKind": {
+                      "group": "",
+                      "version": "",
+                      "kind": "SelfSubjectReview"
+                     },
+                     "scope": "Cluster",
+                     "singularResource": "selfsubjectreview",
+                     "verbs": [
+                      "create"
+                     ]
+                    },
+                    {
+                     "resource": "tokenreviews",
+                     "responseKind": {
+                      "group": "",
+                      "version": "",
+                      "kind": "TokenReview"
+                     },
+                     "scope": "Cluster",
+                     "singularResource": "tokenreview",
+                     "verbs": [
+                      "create"
+                     ]
+                    }
+                   ],
+                   "freshness": "Current"
+                  }
+                 ]
+                },
+                {
+                 "metadata": {
+                  "name": "authorization.k8s.io",
+                  "creationTimestamp": None
+                 },
+                 "versions": [
+                  {
+                   "version": "v1",
+                   "resources": [
+                    {
+                     "resource": "localsubjectaccessreviews",
+                     "responseKind": {
+                      "group": "",
+                      "version": "",
+                      "kind": "LocalSubjectAccessReview"
+                     },
+                     "scope": "Namespaced",
+                     "singularResource": "localsubjectaccessreview",
+                     "verbs": [
+                      "create"
+                     ]
+                    },
+                    {
+                     "resource": "selfsubjectaccessreviews",
+                     "responseKind": {
+                      "group": "",
+                      "version": "",
+                      "kind": "SelfSubjectAccessReview"
+                     },
+                     "scope": "Cluster",
+                     "singularResource": "selfsubjectaccessreview",
+                     "verbs": [
+                      "create"
+                     ]
+                    },
+                    {
+                     "resource": "selfsubjectrulesreviews",
+                     "responseKind": {
+                      "group": "",
+                      "version": "",
+                      "kind": "SelfSubjectRulesReview"
+                     },
+                     "scope": "Cluster",
+                     "singularResource": "selfsubjectrulesreview",
+                     "verbs": [
+                      "create"
+                     ]
+                    },
+                    {
+                     "resource": "subjectaccessreviews",
+                     "responseKind": {
+                      "group": "",
+                      "version": "",
+                      "kind": "SubjectAccessReview"
+                     },
+                     "scope": "Cluster",
+                     "singularResource": "subjectaccessreview",
+                     "verbs": [
+                      "create"
+                     ]
+                    }
+                   ],
+                   "freshness": "Current"
+                  }
+                 ]
+                },
+                {
+                 "metadata": {
+                  "name": "rbac.authorization.k8s.io",
+                  "creationTimestamp": None
+                 },
+                 "versions": [
+                  {
+                   "version": "v1",
+                   "resources": [
+                    {
+                     "resource": "clusterrolebindings",
+                     "responseKind": {
+                      "group": "",
+                      "version": "",
+                      "kind": "ClusterRoleBinding"
+                     },
+                     "scope": "Cluster",
+                     "singularResource": "clusterrolebinding",
+                     "verbs": [
+                      "create",
+                      "delete",
+                      "deletecollection",
+                      "get",
+                      "list",
+                      "patch",
+                      "update",
+                      "watch"
+                     ]
+                    },
+                    {
+                     "resource": "clusterroles",
+                     "responseKind": {
+                      "group": "",
+                      "version": "",
+                      "kind": "ClusterRole"
+                     },
+                     "scope": "Cluster",
+                     "singularResource": "clusterrole",
+                     "verbs": [
+                      "create",
+                      "delete",
+                      "deletecollection",
+                      "get",
+                      "list",
+                      "patch",
+                      "update",
+                      "watch"
+                     ]
+                    },
+                    {
+                     "resource": "rolebindings",
+                     "responseKind": {
+                      "group": "",
+                      "version": "",
+                      "kind": "RoleBinding"
+                     },
+                     "scope": "Namespaced",
+                     "singularResource": "rolebinding",
+                     "verbs": [
+                      "create",
+                      "delete",
+                      "deletecollection",
+                      "get",
+                      "list",
+                      "patch",
+                      "update",
+                      "watch"
+                     ]
+                    },
+                    {
+                     "resource": "roles",
+                     "responseKind": {
+                      "group": "",
+                      "version": "",
+                      "kind": "Role"
+                     },
+                     "scope": "Namespaced",
+                     "singularResource": "role",
+                     "verbs": [
+                      "create",
+                      "delete",
+                      "deletecollection",
+                      "get",
+                      "list",
+                      "patch",
+                      "update",
+                      "watch"
+                     ]
+                    }
+                   ],
+                   "freshness": "Current"
+                  }
+                 ]
+                },
+                {
+                 "metadata": {
+                  "name": "coordination.k8s.io",
+                  "creationTimestamp": None
+                 },
+                 "versions": [
+                  {
+                   "version": "v1",
+                   "resources": [
+                    {
+                     "resource": "leases",
+                     "responseKind": {
+                      "group": "",
+                      "version": "",
+                      "kind": "Lease"
+                     },
+                     "scope": "Namespaced",
+                     "singularResource": "lease",
+                     "verbs": [
+                      "create",
+                      "delete",
+                      "deletecollection",
+                      "get",
+                      "list",
+                      "patch",
+                      "update",
+                      "watch"
+                     ]
+                    }
+                   ],
+                   "freshness": "Current"
+                  }
+                 ]
+                }
+               ]
+              }),
     Case(name='01-discovery-aggregated-kubectl-accept-apis',
          method='GET',
          path='/apis',
@@ -787,46 +1592,284 @@ STEPS = [
               'Etag': ['"02560B8BA48B38BBB9976294C52103AE812784DA7B7B7A92E632921ABAF4C037E69F16E86DE071C9BAE76BC29A5301A6906B7AF8C09A593BAB2402AA8C621A66"'],
               'Vary': ['Accept']},
          kind='json',
-         expect={'kind': 'APIGroupDiscoveryList',
-              'apiVersion': 'apidiscovery.k8s.io/v2',
-              'metadata': {},
-              'items': [{'metadata': {'name': 'events.k8s.io',
-                                      'creationTimestamp': None},
-                         'versions': [{'version': 'v1',
-                                       'resources': [{'resource': 'events',
-                                                      'responseKind': {'group': '',
-                                                                       'version': '',
-                                                                       'kind': 'Event'},
-                                                      'scope': 'Namespaced',
-                                                      'singularResource': 'event',
-                                                      'verbs': ['create',
-                                                                'delete',
-                                                                'deletecollection',
-                                                                'get',
-                                                                'list',
-                                                                'patch',
-                                                                'update',
-                                                                'watch'],
-                                                      'shortNames': ['ev']}],
-                                       'freshness': 'Current'}]},
-                        {'metadata': {'name': 'coordination.k8s.io',
-                                      'creationTimestamp': None},
-                         'versions': [{'version': 'v1',
-                                       'resources': [{'resource': 'leases',
-                                                      'responseKind': {'group': '',
-                                                                       'version': '',
-                                                                       'kind': 'Lease'},
-                                                      'scope': 'Namespaced',
-                                                      'singularResource': 'lease',
-                                                      'verbs': ['create',
-                                                                'delete',
-                                                                'deletecollection',
-                                                                'get',
-                                                                'list',
-                                                                'patch',
-                                                                'update',
-                                                                'watch']}],
-                                       'freshness': 'Current'}]}]}),
+         expect={
+               "kind": "APIGroupDiscoveryList",
+               "apiVersion": "apidiscovery.k8s.io/v2",
+               "metadata": {},
+               "items": [
+                {
+                 "metadata": {
+                  "name": "events.k8s.io",
+                  "creationTimestamp": None
+                 },
+                 "versions": [
+                  {
+                   "version": "v1",
+                   "resources": [
+                    {
+                     "resource": "events",
+                     "responseKind": {
+                      "group": "",
+                      "version": "",
+                      "kind": "Event"
+                     },
+                     "scope": "Namespaced",
+                     "singularResource": "event",
+                     "verbs": [
+                      "create",
+                      "delete",
+                      "deletecollection",
+                      "get",
+                      "list",
+                      "patch",
+                      "update",
+                      "watch"
+                     ],
+                     "shortNames": [
+                      "ev"
+                     ]
+                    }
+                   ],
+                   "freshness": "Current"
+                  }
+                 ]
+                },
+                {
+                 "metadata": {
+                  "name": "authentication.k8s.io",
+                  "creationTimestamp": None
+                 },
+                 "versions": [
+                  {
+                   "version": "v1",
+                   "resources": [
+                    {
+                     "resource": "selfsubjectreviews",
+                     "responseKind": {
+                      "group": "",
+                      "version": "",
+                      "kind": "SelfSubjectReview"
+                     },
+                     "scope": "Cluster",
+                     "singularResource": "selfsubjectreview",
+                     "verbs": [
+                      "create"
+                     ]
+                    },
+                    {
+                     "resource": "tokenreviews",
+                     "responseKind": {
+                      "group": "",
+                      "version": "",
+                      "kind": "TokenReview"
+                     },
+                     "scope": "Cluster",
+                     "singularResource": "tokenreview",
+                     "verbs": [
+                      "create"
+                     ]
+                    }
+                   ],
+                   "freshness": "Current"
+                  }
+                 ]
+                },
+                {
+                 "metadata": {
+                  "name": "authorization.k8s.io",
+                  "creationTimestamp": None
+                 },
+                 "versions": [
+                  {
+                   "version": "v1",
+                   "resources": [
+                    {
+                     "resource": "localsubjectaccessreviews",
+                     "responseKind": {
+                      "group": "",
+                      "version": "",
+                      "kind": "LocalSubjectAccessReview"
+                     },
+                     "scope": "Namespaced",
+                     "singularResource": "localsubjectaccessreview",
+                     "verbs": [
+                      "create"
+                     ]
+                    },
+                    {
+                     "resource": "selfsubjectaccessreviews",
+                     "responseKind": {
+                      "group": "",
+                      "version": "",
+                      "kind": "SelfSubjectAccessReview"
+                     },
+                     "scope": "Cluster",
+                     "singularResource": "selfsubjectaccessreview",
+                     "verbs": [
+                      "create"
+                     ]
+                    },
+                    {
+                     "resource": "selfsubjectrulesreviews",
+                     "responseKind": {
+                      "group": "",
+                      "version": "",
+                      "kind": "SelfSubjectRulesReview"
+                     },
+                     "scope": "Cluster",
+                     "singularResource": "selfsubjectrulesreview",
+                     "verbs": [
+                      "create"
+                     ]
+                    },
+                    {
+                     "resource": "subjectaccessreviews",
+                     "responseKind": {
+                      "group": "",
+                      "version": "",
+                      "kind": "SubjectAccessReview"
+                     },
+                     "scope": "Cluster",
+                     "singularResource": "subjectaccessreview",
+                     "verbs": [
+                      "create"
+                     ]
+                    }
+                   ],
+                   "freshness": "Current"
+                  }
+                 ]
+                },
+                {
+                 "metadata": {
+                  "name": "rbac.authorization.k8s.io",
+                  "creationTimestamp": None
+                 },
+                 "versions": [
+                  {
+                   "version": "v1",
+                   "resources": [
+                    {
+                     "resource": "clusterrolebindings",
+                     "responseKind": {
+                      "group": "",
+                      "version": "",
+                      "kind": "ClusterRoleBinding"
+                     },
+                     "scope": "Cluster",
+                     "singularResource": "clusterrolebinding",
+                     "verbs": [
+                      "create",
+                      "delete",
+                      "deletecollection",
+                      "get",
+                      "list",
+                      "patch",
+                      "update",
+                      "watch"
+                     ]
+                    },
+                    {
+                     "resource": "clusterroles",
+                     "responseKind": {
+                      "group": "",
+                      "version": "",
+                      "kind": "ClusterRole"
+                     },
+                     "scope": "Cluster",
+                     "singularResource": "clusterrole",
+                     "verbs": [
+                      "create",
+                      "delete",
+                      "deletecollection",
+                      "get",
+                      "list",
+                      "patch",
+                      "update",
+                      "watch"
+                     ]
+                    },
+                    {
+                     "resource": "rolebindings",
+                     "responseKind": {
+                      "group": "",
+                      "version": "",
+                      "kind": "RoleBinding"
+                     },
+                     "scope": "Namespaced",
+                     "singularResource": "rolebinding",
+                     "verbs": [
+                      "create",
+                      "delete",
+                      "deletecollection",
+                      "get",
+                      "list",
+                      "patch",
+                      "update",
+                      "watch"
+                     ]
+                    },
+                    {
+                     "resource": "roles",
+                     "responseKind": {
+                      "group": "",
+                      "version": "",
+                      "kind": "Role"
+                     },
+                     "scope": "Namespaced",
+                     "singularResource": "role",
+                     "verbs": [
+                      "create",
+                      "delete",
+                      "deletecollection",
+                      "get",
+                      "list",
+                      "patch",
+                      "update",
+                      "watch"
+                     ]
+                    }
+                   ],
+                   "freshness": "Current"
+                  }
+                 ]
+                },
+                {
+                 "metadata": {
+                  "name": "coordination.k8s.io",
+                  "creationTimestamp": None
+                 },
+                 "versions": [
+                  {
+                   "version": "v1",
+                   "resources": [
+                    {
+                     "resource": "leases",
+                     "responseKind": {
+                      "group": "",
+                      "version": "",
+                      "kind": "Lease"
+                     },
+                     "scope": "Namespaced",
+                     "singularResource": "lease",
+                     "verbs": [
+                      "create",
+                      "delete",
+                      "deletecollection",
+                      "get",
+                      "list",
+                      "patch",
+                      "update",
+                      "watch"
+                     ]
+                    }
+                   ],
+                   "freshness": "Current"
+                  }
+                 ]
+                }
+               ]
+              }),
     Case(name='01-discovery-aggregated-unknown-version-apis',
          method='GET',
          path='/apis',
@@ -835,18 +1878,77 @@ STEPS = [
          status=200,
          resp_headers={'Content-Type': ['application/json']},
          kind='json',
-         expect={'kind': 'APIGroupList',
-              'apiVersion': 'v1',
-              'groups': [{'name': 'events.k8s.io',
-                          'versions': [{'groupVersion': 'events.k8s.io/v1',
-                                        'version': 'v1'}],
-                          'preferredVersion': {'groupVersion': 'events.k8s.io/v1',
-                                               'version': 'v1'}},
-                         {'name': 'coordination.k8s.io',
-                          'versions': [{'groupVersion': 'coordination.k8s.io/v1',
-                                        'version': 'v1'}],
-                          'preferredVersion': {'groupVersion': 'coordination.k8s.io/v1',
-                                               'version': 'v1'}}]}),
+         expect={
+               "kind": "APIGroupList",
+               "apiVersion": "v1",
+               "groups": [
+                {
+                 "name": "events.k8s.io",
+                 "versions": [
+                  {
+                   "groupVersion": "events.k8s.io/v1",
+                   "version": "v1"
+                  }
+                 ],
+                 "preferredVersion": {
+                  "groupVersion": "events.k8s.io/v1",
+                  "version": "v1"
+                 }
+                },
+                {
+                 "name": "authentication.k8s.io",
+                 "versions": [
+                  {
+                   "groupVersion": "authentication.k8s.io/v1",
+                   "version": "v1"
+                  }
+                 ],
+                 "preferredVersion": {
+                  "groupVersion": "authentication.k8s.io/v1",
+                  "version": "v1"
+                 }
+                },
+                {
+                 "name": "authorization.k8s.io",
+                 "versions": [
+                  {
+                   "groupVersion": "authorization.k8s.io/v1",
+                   "version": "v1"
+                  }
+                 ],
+                 "preferredVersion": {
+                  "groupVersion": "authorization.k8s.io/v1",
+                  "version": "v1"
+                 }
+                },
+                {
+                 "name": "rbac.authorization.k8s.io",
+                 "versions": [
+                  {
+                   "groupVersion": "rbac.authorization.k8s.io/v1",
+                   "version": "v1"
+                  }
+                 ],
+                 "preferredVersion": {
+                  "groupVersion": "rbac.authorization.k8s.io/v1",
+                  "version": "v1"
+                 }
+                },
+                {
+                 "name": "coordination.k8s.io",
+                 "versions": [
+                  {
+                   "groupVersion": "coordination.k8s.io/v1",
+                   "version": "v1"
+                  }
+                 ],
+                 "preferredVersion": {
+                  "groupVersion": "coordination.k8s.io/v1",
+                  "version": "v1"
+                 }
+                }
+               ]
+              }),
     Case(name='01-discovery-aggregated-unknown-version-only-apis',
          method='GET',
          path='/apis',
