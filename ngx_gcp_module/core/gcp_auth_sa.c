@@ -15,6 +15,7 @@
 #include "gcp_object.h"
 #include "gcp_rand.h"
 #include "gcp_time.h"
+#include "gcp_types.h"
 #include "gcp_validation.h"
 
 
@@ -502,14 +503,11 @@ gcp_sa_got_account(void *arg, gcp_store_result_t *res)
         return;
     }
 
-    key.data = gcp_sprintf(c->a, "/registry/secrets/%s/%s", c->ns,
-                           c->secret_name);
+    key = gcp_object_key(c->a, &gcp_type_secrets, c->ns, c->secret_name);
     if (key.data == NULL) {
         gcp_sa_fail(c, NULL);
         return;
     }
-
-    key.len = strlen(key.data);
 
     gcp_store_get(c->api->store, key, 0, c->a, gcp_sa_got_secret, c);
 }
@@ -654,14 +652,11 @@ gcp_auth_sa_authenticate(gcp_api_t *api, gcp_arena_t *a, const char *token,
 
     gcp_sa_private_claims(c, jwt.claims);
 
-    key.data = gcp_sprintf(a, "/registry/serviceaccounts/%s/%s", c->ns,
-                           c->name);
+    key = gcp_object_key(a, &gcp_type_serviceaccounts, c->ns, c->name);
     if (key.data == NULL) {
         gcp_sa_fail(c, NULL);
         return;
     }
-
-    key.len = strlen(key.data);
 
     if (c->ns[0] == '\0' || c->name[0] == '\0' || strchr(c->ns, '/')
         || strchr(c->name, '/'))

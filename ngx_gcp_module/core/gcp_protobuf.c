@@ -18,7 +18,8 @@ static const struct {
     { "fieldsv1", GCP_PB_FIELDSV1 },
     { "rawextension", GCP_PB_RAWEXT },
     { "intorstring", GCP_PB_INTORSTR },
-    { "quantity", GCP_PB_QUANTITY }
+    { "quantity", GCP_PB_QUANTITY },
+    { "stringlist", GCP_PB_STRINGS }
 };
 
 

@@ -17,6 +17,10 @@
 #include "gcp_validation.h"
 
 
+static int gcp_pb_dec_verbs(gcp_pb_ctx_t *ctx, const unsigned char *p,
+    size_t n, json_t *arr);
+
+
 static const unsigned    gcp_pb_ts_wires[] = { GCP_PB_VARINT, GCP_PB_VARINT };
 static const char       *gcp_pb_ts_names[] = { "Seconds", "Nanos" };
 static const unsigned    gcp_pb_raw_wires[] = { GCP_PB_LEN };
@@ -219,6 +223,21 @@ gcp_pb_dec_len_value(gcp_pb_ctx_t *ctx, const gcp_pb_field_t *f,
 
     case GCP_PB_INTORSTR:
         return gcp_pb_dec_intorstr(ctx, p, n, out);
+
+    case GCP_PB_STRINGS:
+        *out = json_array();
+        if (*out == NULL) {
+            break;
+        }
+
+        rc = gcp_pb_dec_verbs(ctx, p, n, *out);
+        if (rc != GCP_OK) {
+            json_decref(*out);
+            *out = NULL;
+            return rc;
+        }
+
+        break;
 
     default: /* GCP_PB_QUANTITY */
         return gcp_pb_dec_quantity(ctx, p, n, out);

@@ -290,6 +290,33 @@ gcp_pb_enc_quantity(gcp_buf_t *b, uint32_t num, const json_t *v)
 }
 
 
+/* A message of repeated strings (field 1) from an array (NULL: empty). */
+static int
+gcp_pb_enc_strings(gcp_buf_t *b, uint32_t num, const json_t *v)
+{
+    size_t         i, start;
+    const json_t  *e;
+
+    if (v && !json_is_array(v)) {
+        return GCP_EINTERNAL;
+    }
+
+    start = gcp_pb_open(b, num);
+
+    json_array_foreach(v, i, e) {
+        if (!json_is_string(e)) {
+            return GCP_EINTERNAL;
+        }
+
+        gcp_pb_put_bytes(b, 1, json_string_value(e), json_string_length(e));
+    }
+
+    gcp_pb_close(b, start);
+
+    return GCP_OK;
+}
+
+
 /* One value of field f as field number num; v NULL is the zero value. */
 static int
 gcp_pb_enc_value(gcp_pb_ctx_t *ctx, gcp_buf_t *b, uint32_t num,
@@ -355,6 +382,9 @@ gcp_pb_enc_value(gcp_pb_ctx_t *ctx, gcp_buf_t *b, uint32_t num,
     case GCP_PB_QUANTITY:
         return gcp_pb_enc_quantity(b, num, v);
 
+    case GCP_PB_STRINGS:
+        return gcp_pb_enc_strings(b, num, v);
+
     default:
         return GCP_OK;
     }
@@ -403,7 +433,7 @@ gcp_pb_enc_field(gcp_pb_ctx_t *ctx, gcp_buf_t *b, const gcp_pb_field_t *f,
     const json_t *v)
 {
     int            rc;
-    size_t         i, start;
+    size_t         i;
     const json_t  *e;
 
     switch (f->card) {
@@ -443,20 +473,7 @@ gcp_pb_enc_field(gcp_pb_ctx_t *ctx, gcp_buf_t *b, const gcp_pb_field_t *f,
             return v ? GCP_EINTERNAL : GCP_OK;
         }
 
-        start = gcp_pb_open(b, f->num);
-
-        json_array_foreach(v, i, e) {
-            if (!json_is_string(e)) {
-                return GCP_EINTERNAL;
-            }
-
-            gcp_pb_put_bytes(b, 1, json_string_value(e),
-                             json_string_length(e));
-        }
-
-        gcp_pb_close(b, start);
-
-        return GCP_OK;
+        return gcp_pb_enc_strings(b, f->num, v);
     }
 }
 

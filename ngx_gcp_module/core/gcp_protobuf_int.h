@@ -44,7 +44,9 @@ typedef enum {
     GCP_PB_FIELDSV1,            /* raw JSON in field 1 */
     GCP_PB_RAWEXT,              /* raw JSON or protobuf body in field 1 */
     GCP_PB_INTORSTR,            /* type 1, intVal 2, strVal 3 */
-    GCP_PB_QUANTITY             /* string 1 */
+    GCP_PB_QUANTITY,            /* string 1 */
+    GCP_PB_STRINGS              /* repeated string 1 (ExtraValue), JSON */
+                                /* an array of strings */
 } gcp_pb_kind_t;
 
 

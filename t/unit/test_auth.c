@@ -515,7 +515,7 @@ static void
 test_protobuf(void **state)
 {
     char            *cert;
-    json_t          *obj, *info;
+    json_t          *obj, *info, *extra;
     api_resp_t      *r;
     auth_req_t       q;
     gcp_arena_t     *a;
@@ -554,6 +554,13 @@ test_protobuf(void **state)
     assert_string_equal(auth_join(json_object_get(info, "groups")),
                         "system:masters,team,system:authenticated");
     assert_non_null(api_str(obj, "metadata", "creationTimestamp", NULL));
+
+    /* extra (map of ExtraValue) as the JSON answer has it */
+    extra = json_object_get(json_object_get(info, "extra"),
+                            GCP_AUTH_CREDENTIAL_ID);
+    assert_int_equal(json_array_size(extra), 1);
+    assert_int_equal(strncmp(json_string_value(json_array_get(extra, 0)),
+                             "X509SHA256=", 11), 0);
 
     gcp_arena_destroy(a);
     api_resp_free(r);

@@ -808,6 +808,77 @@ test_no_signing_key(void **state)
 }
 
 
+/* A TokenReview of tok says its signature does not verify. */
+
+static void
+expect_signature_refused(const char *tok)
+{
+    api_resp_t  *r;
+
+    r = review(tok, NULL);
+    assert_string_equal(api_str(r->json, "status", "error", NULL),
+                        "[invalid bearer token, square/go-jose: error in "
+                        "cryptographic primitive]");
+    api_resp_free(r);
+}
+
+
+/* An ECDSA P-256 signing key: ES256 tokens, issued and accepted. */
+
+static void
+test_es256_signing_key(void **state)
+{
+    char             *uid, *tok;
+    auth_env_t       *e, *save;
+    gcp_jwt_t         jwt;
+    api_resp_t       *r;
+    gcp_arena_t      *a;
+    gcp_auth_conf_t   conf;
+
+    memset(&conf, 0, sizeof(conf));
+    conf.anonymous = 1;
+    conf.sa_signing_key_file = pki->ec_key_file;
+
+    e = auth_env_create_conf(&conf, NULL);
+
+    save = env;
+    env = e;
+
+    uid = create_sa("sa-ec");
+    tok = new_token("sa-ec", NULL);
+
+    a = gcp_arena_create(0);
+    assert_int_equal(gcp_jwt_parse(a, tok, strlen(tok), &jwt), GCP_OK);
+    assert_string_equal(jwt.alg, "ES256");
+    gcp_arena_destroy(a);
+
+    r = whoami_token(tok);
+    assert_int_equal(r->status, 201);
+    assert_string_equal(api_str(r->json, "status", "userInfo", "username",
+                                NULL),
+                        "system:serviceaccount:default:sa-ec");
+    assert_string_equal(api_str(r->json, "status", "userInfo", "uid", NULL),
+                        uid);
+    api_resp_free(r);
+
+    /* the RSA instance does not accept it, nor this one the RSA tokens */
+    env = save;
+    expect_signature_refused(tok);
+    free(tok);
+    free(uid);
+
+    uid = create_sa("sa-rsa");
+    tok = new_token("sa-rsa", NULL);
+    env = e;
+    expect_signature_refused(tok);
+    env = save;
+
+    auth_env_destroy(e);
+    free(tok);
+    free(uid);
+}
+
+
 int
 main(void)
 {
@@ -821,6 +892,7 @@ main(void)
         cmocka_unit_test(test_token_bound_secret),
         cmocka_unit_test(test_token_review),
         cmocka_unit_test(test_no_signing_key),
+        cmocka_unit_test(test_es256_signing_key),
     };
 
     return cmocka_run_group_tests(tests, setup, teardown);
