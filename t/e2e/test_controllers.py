@@ -383,8 +383,14 @@ def test_gc_missing_owner(srv, core, namespace):
 
 def test_kill9_in_the_middle_of_a_namespace_deletion(root_ca, tmp_path,
                                                       unique_name):
-    s = GcpServer(workers=2, data_dir=str(tmp_path),
-                  http_extra="gcp_root_ca_file %s;" % root_ca).start()
+    extra = "gcp_root_ca_file %s;" % root_ca
+    s = GcpServer(workers=2, data_dir=str(tmp_path), http_extra=extra)
+    s.start()
+
+    def remaining(core):
+        r = core.list_namespaced_config_map("big", limit=1)
+        return (r.metadata.remaining_item_count or 0) + len(r.items)
+
     try:
         with s.api_client() as api:
             core = client.CoreV1Api(api)
@@ -402,21 +408,33 @@ def test_kill9_in_the_middle_of_a_namespace_deletion(root_ca, tmp_path,
 
             s.kubectl("delete", "namespace", "big", "--wait=false")
 
-        # killed while deleting
-        time.sleep(0.05)
+            # killed once the controller has begun deleting
+            assert wait_for(lambda: remaining(core) < 950, interval=0.002)
         s.kill9()
-        s.start()
 
+        # the store as the kill left it: the deletion was under way
+        s.http_extra = extra + " gcp_controllers off;"
+        s.start()
         with s.api_client() as api:
             core = client.CoreV1Api(api)
             assert core.read_namespace("big").status.phase == "Terminating"
+            left = remaining(core)
+            assert 1 < left < 950
+            time.sleep(0.5)
+            assert remaining(core) == left
+        s.stop(check=False)
 
-            # what was left is deleted after the restart; the held one
-            # keeps the namespace until its finalizer goes
+        # with the controllers: what was left is deleted; the held one
+        # keeps the namespace until its finalizer goes
+        s.http_extra = extra
+        s.start()
+        with s.api_client() as api:
+            core = client.CoreV1Api(api)
             assert wait_for(lambda: [c.metadata.name for c in
                                      core.list_namespaced_config_map(
                                          "big").items] == ["held"],
                             timeout=30)
+            assert core.read_namespace("big").status.phase == "Terminating"
             core.patch_namespaced_config_map("held", "big", {"metadata": {
                 "finalizers": None}})
 
