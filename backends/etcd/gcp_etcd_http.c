@@ -12,10 +12,18 @@
  * (reads) after any transport failure or an "unavailable" answer, until
  * its deadline.  A write that may have reached etcd is not retried: its
  * outcome is unknown and the caller gets the error.
+ *
+ * The loop watches a duplicate of each curl socket, not the socket itself:
+ * curl 7.88 closes a socket whose connect was cancelled before telling the
+ * socket callback or calling the close-socket callback (curl PR 11439,
+ * fixed in 8.2), and a descriptor closed first would leave the event loop
+ * deregistering a closed (or already reused) number.  The duplicate keeps
+ * the registration valid until it is removed, then it is closed.
  */
 
 #include <stdlib.h>
 #include <unistd.h>
+#include <fcntl.h>
 #include <curl/curl.h>
 
 #include "gcp_etcd.h"
@@ -31,7 +39,8 @@ typedef struct gcp_etcd_sock_s  gcp_etcd_sock_t;
 struct gcp_etcd_sock_s {
     gcp_etcd_sock_t     *next;
     gcp_etcd_http_t     *h;
-    curl_socket_t        fd;
+    curl_socket_t        fd;            /* curl's */
+    int                  dup;           /* ours, in the loop */
     gcp_loop_fd_t       *fdh;
 };
 
@@ -104,9 +113,11 @@ static void
 gcp_etcd_sock_handler(void *arg, int fd, unsigned events)
 {
     int               running, mask;
+    curl_socket_t     s;
     gcp_etcd_sock_t  *sk = arg;
     gcp_etcd_http_t  *h = sk->h;
 
+    s = sk->fd;
     mask = 0;
 
     if (events & GCP_LOOP_READ) {
@@ -119,9 +130,26 @@ gcp_etcd_sock_handler(void *arg, int fd, unsigned events)
 
     /* sk may be freed by curl's socket callback from here on */
 
-    (void) curl_multi_socket_action(h->multi, fd, mask, &running);
+    (void) curl_multi_socket_action(h->multi, s, mask, &running);
 
     gcp_etcd_http_process(h);
+}
+
+
+/* Takes sk out of the loop, closes the duplicate, frees sk. */
+
+static void
+gcp_etcd_sock_free(gcp_etcd_http_t *h, gcp_etcd_sock_t *sk)
+{
+    if (sk->fdh) {
+        h->loop->fd_del(h->loop, sk->fdh);
+    }
+
+    if (sk->dup != -1) {
+        (void) close(sk->dup);
+    }
+
+    free(sk);
 }
 
 
@@ -137,11 +165,7 @@ gcp_etcd_sock_forget(gcp_etcd_http_t *h, gcp_etcd_sock_t *sk)
         }
     }
 
-    if (sk->fdh) {
-        h->loop->fd_del(h->loop, sk->fdh);
-    }
-
-    free(sk);
+    gcp_etcd_sock_free(h, sk);
 }
 
 
@@ -184,11 +208,18 @@ gcp_etcd_sock_cb(CURL *easy, curl_socket_t fd, int what, void *userp,
 
     sk->h = h;
     sk->fd = fd;
-    sk->fdh = h->loop->fd_add(h->loop, fd, events, gcp_etcd_sock_handler,
-                              sk);
+    sk->dup = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+
+    if (sk->dup == -1) {
+        free(sk);
+        return -1;
+    }
+
+    sk->fdh = h->loop->fd_add(h->loop, sk->dup, events,
+                              gcp_etcd_sock_handler, sk);
 
     if (sk->fdh == NULL) {
-        free(sk);
+        gcp_etcd_sock_free(h, sk);
         return -1;
     }
 
@@ -544,8 +575,7 @@ gcp_etcd_http_destroy(gcp_etcd_http_t *h)
     while (h->socks) {
         sk = h->socks;
         h->socks = sk->next;
-        h->loop->fd_del(h->loop, sk->fdh);
-        free(sk);
+        gcp_etcd_sock_free(h, sk);
     }
 
     for (i = 0; i < h->n; i++) {

@@ -375,6 +375,7 @@ gcp_etcd_sweep_handler(void *arg)
 {
     int               stalled;
     uint64_t          now, stall;
+    const char       *msg;
     gcp_etcd_t       *e = arg;
     gcp_etcd_read_t  *r, *next, *head, **tail;
 
@@ -410,11 +411,22 @@ gcp_etcd_sweep_handler(void *arg)
 
     for (r = head; r; r = next) {
         next = r->next;
-        gcp_etcd_fail(e, r->a, GCP_ETIMEOUT,
-                      gcp_sprintf(r->a, "etcd: timed out waiting for the "
-                                  "storage to reach revision %lld (at %lld)",
-                                  (long long) r->need, (long long) e->rev),
-                      r->done, r->arg);
+
+        if (!e->ready) {
+            msg = "etcd: no answer from etcd within the timeout (the "
+                  "objects are not loaded yet)";
+
+        } else if (r->stage != GCP_ETCD_READ_WAIT) {
+            msg = "etcd: no answer from etcd within the timeout (current "
+                  "revision unknown)";
+
+        } else {
+            msg = gcp_sprintf(r->a, "etcd: timed out waiting for the "
+                              "storage to reach revision %lld (at %lld)",
+                              (long long) r->need, (long long) e->rev);
+        }
+
+        gcp_etcd_fail(e, r->a, GCP_ETIMEOUT, msg, r->done, r->arg);
     }
 
     gcp_etcd_sweep_arm(e);

@@ -10,8 +10,10 @@
  * (at most GCP_ETCD_CATCHUP_BATCH events per loop turn), else from etcd
  * itself with a replay stream of its own (whole keyspace, prev_kv), until
  * the replay reaches what the history holds; then it goes live.  A start
- * revision below a compaction this process knows of, or one etcd refuses
- * as compacted, gives the one ERROR event (GCP_ECOMPACTED).
+ * revision in the past always begins with such a replay, for etcd's
+ * verdict: a start revision below a compaction this process knows of, or
+ * one etcd refuses as compacted (by any worker or instance), gives the one
+ * ERROR event (GCP_ECOMPACTED).
  *
  * Each watch keeps the revision it has delivered everything up to (pos);
  * events are delivered once, in revision order, whatever path they take.
@@ -51,6 +53,7 @@ struct gcp_store_watch_s {
     int                  err;           /* ERROR to deliver */
     int64_t              err_compact;
     unsigned             from_now:1;    /* start revision 0, not yet known */
+    unsigned             checked:1;     /* etcd saw the start revision */
     unsigned             cancelled:1;
 };
 
@@ -234,7 +237,12 @@ gcp_etcd_watch_catchup(gcp_store_watch_t *w)
         return;
     }
 
-    if (w->pos < e->hist.base) {
+    if (w->pos < e->hist.base || (!w->checked && w->pos < e->rev)) {
+        /*
+         * a start in the past goes to etcd once even when the history
+         * holds it: etcd refuses it if another worker or instance
+         * compacted it (the history does not know)
+         */
         gcp_etcd_replay_start(w);
         return;
     }
@@ -463,6 +471,7 @@ gcp_etcd_replay_start(gcp_store_watch_t *w)
                               "\"prev_kv\":true}}", (long long) w->pos);
 
     w->state = GCP_ETCD_W_REPLAY;
+    w->checked = 1;
     e->st.replays++;
 
     w->replay = gcp_etcd_http_stream(e->http, "/v3/watch", b, 0,
@@ -640,6 +649,7 @@ gcp_etcd_watch(gcp_store_t *s, gcp_str_t key, gcp_str_t range_end,
     w->last_ms = gcp_etcd_now(e);
     w->pos = start_revision;
     w->from_now = start_revision == 0;
+    w->checked = w->from_now;
 
     w->state = GCP_ETCD_W_CATCHUP;
 

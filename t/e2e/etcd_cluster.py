@@ -9,6 +9,11 @@ Members are Debian's etcd (/usr/bin/etcd, or ETCD in the environment) on
 free 127.0.0.1 ports, with their data in a temporary directory (under
 /dev/shm when there is one, unless data_root says otherwise) removed by
 stop().  Each member dies with the test process (PR_SET_PDEATHSIG).
+
+With tls=True the members serve clients over HTTPS and require a client
+certificate signed by the cluster's own CA (made with openssl in the
+data directory): etcd.cacert, etcd.cert and etcd.key are the files a
+client uses.
 """
 
 import ctypes
@@ -16,6 +21,7 @@ import json
 import os
 import shutil
 import signal
+import ssl
 import subprocess
 import tempfile
 import time
@@ -41,8 +47,10 @@ class EtcdError(AssertionError):
 class EtcdCluster:
     """A cluster of `members` etcd processes on loopback."""
 
-    def __init__(self, members=1, data_root=None, fsync_dir=False):
+    def __init__(self, members=1, data_root=None, fsync_dir=False,
+                 tls=False):
         self.n = members
+        self.tls = tls
         root = data_root
         if root is None and not fsync_dir and os.access("/dev/shm", os.W_OK):
             root = "/dev/shm"
@@ -51,11 +59,46 @@ class EtcdCluster:
         self.peer_ports = [free_port() for _ in range(members)]
         self.procs = [None] * members
         self.token = "gcp-e2e-%d-%d" % (os.getpid(), self.client_ports[0])
+        pki = os.path.join(self.dir, "pki")
+        self.cacert = os.path.join(pki, "ca.crt")
+        self.cert = os.path.join(pki, "client.crt")
+        self.key = os.path.join(pki, "client.key")
+        self._ssl = None
+        if tls:
+            self._make_pki(pki)
+
+    def _make_pki(self, pki):
+        """A CA, a server certificate for 127.0.0.1 (also a client one:
+        etcd's gateway presents it to etcd's own gRPC server) and a client
+        certificate, EC P-256, valid one day."""
+        os.makedirs(pki)
+
+        def openssl(*args):
+            subprocess.run(["openssl"] + list(args), check=True, cwd=pki,
+                           capture_output=True, timeout=30)
+
+        key = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
+               "-nodes"]
+        openssl("req", "-x509", *key, "-keyout", "ca.key", "-out", "ca.crt",
+                "-days", "1", "-subj", "/CN=gcp-test-etcd-ca")
+        for name, usage in (("server", "serverAuth,clientAuth"),
+                            ("client", "clientAuth")):
+            with open(os.path.join(pki, name + ".ext"), "w") as f:
+                f.write("subjectAltName=IP:127.0.0.1\n"
+                        "extendedKeyUsage=%s\n" % usage)
+            openssl("req", *key, "-keyout", name + ".key", "-out",
+                    name + ".csr", "-subj", "/CN=gcp-test-etcd-" + name)
+            openssl("x509", "-req", "-in", name + ".csr", "-CA", "ca.crt",
+                    "-CAkey", "ca.key", "-CAcreateserial", "-days", "1",
+                    "-extfile", name + ".ext", "-out", name + ".crt")
+        self._ssl = ssl.create_default_context(cafile=self.cacert)
+        self._ssl.load_cert_chain(self.cert, self.key)
 
     # ------------------------------------------------------------ addresses
 
     def endpoint(self, i):
-        return "http://127.0.0.1:%d" % self.client_ports[i]
+        return "%s://127.0.0.1:%d" % ("https" if self.tls else "http",
+                                      self.client_ports[i])
 
     @property
     def endpoints(self):
@@ -82,7 +125,11 @@ class EtcdCluster:
                 "--initial-cluster-state", "new",
                 "--heartbeat-interval", "50",
                 "--election-timeout", "500",
-                "--log-level", "warn"]
+                "--log-level", "warn"] + (
+                    ["--cert-file", os.path.join(self.dir, "pki/server.crt"),
+                     "--key-file", os.path.join(self.dir, "pki/server.key"),
+                     "--client-cert-auth",
+                     "--trusted-ca-file", self.cacert] if self.tls else [])
 
     def restart(self, i):
         """Starts member i (again) on its data; does not wait."""
@@ -131,7 +178,8 @@ class EtcdCluster:
                                      method="POST")
         req.add_header("Content-Type", "application/json")
         try:
-            with urllib.request.urlopen(req, timeout=timeout) as r:
+            with urllib.request.urlopen(req, timeout=timeout,
+                                        context=self._ssl) as r:
                 return r.status, json.loads(r.read())
         except urllib.error.HTTPError as e:
             return e.code, json.loads(e.read() or b"null")
@@ -167,7 +215,9 @@ class EtcdCluster:
     def etcdctl(self, *args, check=True):
         """Runs etcdctl (API v3) against every member; returns stdout."""
         env = dict(os.environ, ETCDCTL_API="3")
-        p = subprocess.run([ETCDCTL, "--endpoints", self.endpoints]
+        tls = ["--cacert", self.cacert, "--cert", self.cert,
+               "--key", self.key] if self.tls else []
+        p = subprocess.run([ETCDCTL, "--endpoints", self.endpoints] + tls
                            + list(args), capture_output=True, text=True,
                            env=env, timeout=30)
         if check and p.returncode != 0:

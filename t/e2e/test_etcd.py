@@ -6,6 +6,8 @@
   etcd: a write through one is seen by the other's reads at once and by
   its watchers; concurrent conditional updates through both keep exactly
   one winner per resourceVersion;
+- etcd serving HTTPS and requiring client certificates: the cacert=,
+  cert= and key= options of gcp_storage etcd;
 - a three-member etcd cluster on loopback: killing the member in use
   during a create load loses no acknowledged create and the service goes
   on; without quorum requests fail fast with 503/504 Status errors; with
@@ -17,6 +19,8 @@ The suites shared with LMDB run on etcd with `pytest --storage=etcd`.
 import json
 import threading
 import time
+import urllib.error
+import urllib.request
 
 import pytest
 
@@ -99,6 +103,54 @@ def test_objects_are_etcd_keys(etcd, unique_name):
         r = call(srv, "GET", "/api/v1/namespaces/%s/configmaps/cm1" % ns)
         assert r.status == 200, r
         assert r.json["metadata"]["resourceVersion"] == rv
+
+
+class UnreadyServer(GcpServer):
+    """A server whose storage is out of reach: started once it answers
+    HTTP at all (its /readyz says 503 meanwhile)."""
+
+    def _ready(self):
+        try:
+            with urllib.request.urlopen(self.url + "/readyz", timeout=2):
+                return True
+        except urllib.error.HTTPError:
+            return True
+        except OSError:
+            return False
+
+
+def test_etcd_over_tls_with_client_certificate(unique_name):
+    ns = unique_name("ns")
+    with EtcdCluster(members=1, tls=True) as etcd:
+        assert etcd.endpoints.startswith("https://")
+        tls = "cacert=%s cert=%s key=%s" % (etcd.cacert, etcd.cert, etcd.key)
+        with GcpServer(workers=2, etcd=etcd.endpoints,
+                       storage_opts="prefix=/tls " + tls) as srv:
+            create_namespace(srv, ns)
+            srv.kubectl("-n", ns, "create", "configmap", "c",
+                        "--from-literal=k=v")
+            out = etcd.etcdctl("get", "/tls/configmaps/%s/c" % ns,
+                               "--print-value-only")
+            assert json.loads(out)["data"] == {"k": "v"}
+            r = call(srv, "GET", "/api/v1/namespaces/%s/configmaps/c" % ns)
+            assert r.status == 200 and r.json["data"] == {"k": "v"}, r
+
+        # without a client certificate etcd refuses the connection: the
+        # server answers Status errors within the timeout, never hangs
+        with UnreadyServer(workers=1, etcd=etcd.endpoints,
+                           storage_opts="prefix=/tls timeout=1s cacert=%s"
+                           % etcd.cacert) as srv:
+            for _ in range(3):
+                t0 = time.time()
+                r = call(srv, "GET", "/api/v1/namespaces/%s/configmaps/c"
+                         % ns)
+                assert r.status in (503, 504), r
+                assert r.json["kind"] == "Status"
+                assert r.json["code"] == r.status
+                assert time.time() - t0 < 3.0
+            # curl's sockets leave the event loop cleanly (no EBADF)
+            with open(srv.error_log) as f:
+                assert "epoll_ctl" not in f.read()
 
 
 def watch_lines(srv, path, out, ready, stop_after):
