@@ -222,9 +222,14 @@ gcp_rbac_decide_visit(void *arg, const gcp_rbac_source_t *src,
 }
 
 
+/*
+ * The decision for attrs; with explain, *reason also says which binding
+ * allowed the request ("RBAC: allowed by ..."), as upstream's reason,
+ * which only the access reviews show: the request path leaves it out.
+ */
 static gcp_authz_decision_t
-gcp_rbac_authorize(gcp_authorizer_t *az, gcp_arena_t *a,
-    const gcp_authz_attrs_t *attrs, const char **reason)
+gcp_rbac_decide(gcp_api_t *api, gcp_arena_t *a,
+    const gcp_authz_attrs_t *attrs, int explain, const char **reason)
 {
     const char         *why;
     gcp_rbac_index_t   *ix;
@@ -238,7 +243,7 @@ gcp_rbac_authorize(gcp_authorizer_t *az, gcp_arena_t *a,
         return GCP_AUTHZ_ALLOW;
     }
 
-    ix = gcp_rbac_index(az->data);
+    ix = gcp_rbac_index(api);
 
     if (ix == NULL || !gcp_rbac_index_ready(ix)) {
         *reason = "RBAC: the policy is not loaded yet";
@@ -253,6 +258,10 @@ gcp_rbac_authorize(gcp_authorizer_t *az, gcp_arena_t *a,
                          &d);
 
     if (d.allowed) {
+        if (!explain) {
+            return GCP_AUTHZ_ALLOW;
+        }
+
         why = gcp_rbac_source_string(a, &d.allowed_by);
         *reason = why ? gcp_sprintf(a, "RBAC: allowed by %s", why) : NULL;
         return GCP_AUTHZ_ALLOW;
@@ -264,6 +273,14 @@ gcp_rbac_authorize(gcp_authorizer_t *az, gcp_arena_t *a,
     }
 
     return GCP_AUTHZ_NO_OPINION;
+}
+
+
+static gcp_authz_decision_t
+gcp_rbac_authorize(gcp_authorizer_t *az, gcp_arena_t *a,
+    const gcp_authz_attrs_t *attrs, const char **reason)
+{
+    return gcp_rbac_decide(az->data, a, attrs, 0, reason);
 }
 
 
@@ -316,6 +333,10 @@ gcp_rbac_api_authorize(gcp_api_t *api, gcp_arena_t *a,
 
     if (az == NULL) {
         return GCP_AUTHZ_ALLOW;
+    }
+
+    if (gcp_rbac_is_authorizer(az)) {
+        return gcp_rbac_decide(api, a, attrs, 1, reason);
     }
 
     return az->authorize(az, a, attrs, reason);

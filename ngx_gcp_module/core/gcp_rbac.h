@@ -54,8 +54,11 @@ gcp_authorizer_t *gcp_rbac_authorizer_create(gcp_api_t *api,
 int gcp_rbac_is_authorizer(const gcp_authorizer_t *az);
 
 /*
- * Asks api's authorizer about attrs.  With no authorizer configured,
- * everything is allowed (as AlwaysAllow).  *reason as in gcp_authz.h.
+ * Asks api's authorizer about attrs, for the access reviews.  With no
+ * authorizer configured, everything is allowed (as AlwaysAllow).
+ * *reason as in gcp_authz.h, except that RBAC also explains an allowed
+ * request ("RBAC: allowed by ..."), which its authorize() leaves out so
+ * that the request path pays no formatting.
  */
 gcp_authz_decision_t gcp_rbac_api_authorize(gcp_api_t *api, gcp_arena_t *a,
     const gcp_authz_attrs_t *attrs, const char **reason);

@@ -912,23 +912,32 @@ gcp_rbac_index_unsubscribe(gcp_rbac_index_t *ix, gcp_rbac_changed_pt changed,
 /* lookups */
 
 
+/*
+ * "NS/NAME" in buf when it fits (no printf: every request resolves its
+ * bindings' roles), else in a (a NULL: NULL); NAME when ns is empty.
+ */
 static const char *
 gcp_rbac_id(char *buf, size_t len, gcp_arena_t *a, const char *ns,
     const char *name)
 {
-    int  n;
+    size_t  nslen, namelen;
 
     if (ns == NULL || ns[0] == '\0') {
         return name;
     }
 
-    n = snprintf(buf, len, "%s/%s", ns, name);
+    nslen = strlen(ns);
+    namelen = strlen(name);
 
-    if (n >= 0 && (size_t) n < len) {
-        return buf;
+    if (nslen + namelen + 2 > len) {
+        return a ? gcp_sprintf(a, "%s/%s", ns, name) : NULL;
     }
 
-    return gcp_sprintf(a, "%s/%s", ns, name);
+    memcpy(buf, ns, nslen);
+    buf[nslen] = '/';
+    memcpy(buf + nslen + 1, name, namelen + 1);
+
+    return buf;
 }
 
 
@@ -939,17 +948,9 @@ gcp_rbac_index_get(gcp_rbac_index_t *ix, gcp_rbac_kind_t kind,
     char         buf[GCP_RBAC_KEY_BUF];
     const char  *id;
 
-    if (ns && ns[0]) {
-        if ((size_t) snprintf(buf, sizeof(buf), "%s/%s", ns, name)
-            >= sizeof(buf))
-        {
-            return NULL;
-        }
-
-        id = buf;
-
-    } else {
-        id = name;
+    id = gcp_rbac_id(buf, sizeof(buf), NULL, ns, name);
+    if (id == NULL) {
+        return NULL;
     }
 
     return gcp_rbac_objs_get(&ix->objs[kind], id);
@@ -1230,7 +1231,7 @@ gcp_rbac_index_visit(gcp_rbac_index_t *ix, gcp_arena_t *a,
     void *arg)
 {
     char               prefix[GCP_RBAC_KEY_BUF];
-    size_t             i;
+    size_t             i, len;
     gcp_rbac_obj_t    *local[32];
     gcp_rbac_cands_t   c;
 
@@ -1251,12 +1252,21 @@ gcp_rbac_index_visit(gcp_rbac_index_t *ix, gcp_arena_t *a,
         return;
     }
 
-    if (ns == NULL || ns[0] == '\0'
-        || (size_t) snprintf(prefix, sizeof(prefix), "n/%s/u/", ns)
-           >= sizeof(prefix))
-    {
+    if (ns == NULL || ns[0] == '\0') {
         return;
     }
+
+    /* "n/NS/u/" without printf: this runs for every request */
+
+    len = strlen(ns);
+    if (len + sizeof("n//u/") > sizeof(prefix)) {
+        return;
+    }
+
+    prefix[0] = 'n';
+    prefix[1] = '/';
+    memcpy(prefix + 2, ns, len);
+    memcpy(prefix + 2 + len, "/u/", sizeof("/u/"));
 
     c.n = 0;
 

@@ -40,8 +40,10 @@ def eventually(check, timeout=2.0):
 
 @pytest.fixture(scope="module")
 def srv():
-    s = GcpServer(workers=2, tls=True, authz="RBAC",
-                  token_file=TOKENS).start()
+    # reuseport: the kernel spreads new connections over both workers
+    # (test_every_worker_decides_alike)
+    s = GcpServer(workers=2, tls=True, authz="RBAC", token_file=TOKENS,
+                  listen_params="reuseport").start()
     try:
         s.kubectl("create", "namespace", NS)
         s.kubectl("create", "configmap", "c0", "-n", NS)
@@ -367,6 +369,20 @@ def test_aggregation_follows_labels(srv):
                 "e2e.example.com/agg-target-")
     assert eventually(lambda: rules_of(srv, "agg-target") == [], 1.0)
 
+    # a ClusterRole created with the label, then deleted
+    srv.kubectl("apply", "-f", "-", input=json.dumps({
+        "apiVersion": "rbac.authorization.k8s.io/v1",
+        "kind": "ClusterRole",
+        "metadata": {"name": "agg-new",
+                     "labels": {"e2e.example.com/agg-target": "true"}},
+        "rules": [{"apiGroups": ["coordination.k8s.io"],
+                   "resources": ["leases"], "verbs": ["watch"]}]}))
+    assert eventually(lambda: rules_of(srv, "agg-target") == [
+        {"verbs": ["watch"], "apiGroups": ["coordination.k8s.io"],
+         "resources": ["leases"]}], 1.0)
+    srv.kubectl("delete", "clusterrole", "agg-new")
+    assert eventually(lambda: rules_of(srv, "agg-target") == [], 1.0)
+
     srv.kubectl("delete", "clusterrole", "agg-src", "agg-target")
 
 
@@ -498,14 +514,15 @@ def test_review_apis_python(srv, kc):
 
 
 def test_every_worker_decides_alike(srv):
-    """New connections spread over both workers: each worker's index
+    """New connections spread over both workers (reuseport: 32 of them
+    all on one worker is a 1 in 2**31 chance): each worker's index
     follows the store, so all of them allow, then all deny."""
     path = "/api/v1/namespaces/%s/configmaps" % NS
     auth = {"Authorization": "Bearer tok-nobody"}
 
     def statuses():
         return {call(srv, "GET", path, conn=srv.connection(None),
-                     headers=auth).status for _ in range(24)}
+                     headers=auth).status for _ in range(32)}
 
     assert statuses() == {403}
     srv.kubectl("create", "rolebinding", "nobody-view", "-n", NS,

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 
 #include "gcp_op.h"
+#include "gcp_rbac.h"
 #include "support_rbac.h"
 
 
@@ -877,6 +878,79 @@ test_aggregation_follows_labels(void **state)
     api_env_destroy(env);
 }
 
+/*
+ * The authorizer the request path asks leaves an allowed request without
+ * a reason (no formatting per request); the access reviews' entry point
+ * says which binding allowed it, as upstream.
+ */
+static void
+test_allowed_reason_only_for_reviews(void **state)
+{
+    api_env_t          *env;
+    gcp_api_t          *api;
+    gcp_arena_t        *a;
+    const char         *reason;
+    gcp_authorizer_t   *az;
+    gcp_authz_attrs_t   at;
+
+    env = rbac_env(NULL);
+    api = api_env_api(env);
+    az = api->authorizer;
+
+    assert_int_equal(rbac_status(env, &rbac_admin, "POST",
+                                 "/api/v1/namespaces",
+                                 "{\"metadata\":{\"name\":\"bench\"}}"),
+                     201);
+    assert_int_equal(rbac_status(env, &rbac_admin, "POST",
+                                 RBAC "/namespaces/bench/roles",
+                                 "{\"metadata\":{\"name\":\"r\"},"
+                                 "\"rules\":[{\"apiGroups\":[\"\"],"
+                                 "\"resources\":[\"configmaps\"],"
+                                 "\"verbs\":[\"get\"]}]}"),
+                     201);
+    assert_int_equal(rbac_status(env, &rbac_admin, "POST",
+                                 RBAC "/namespaces/bench/rolebindings",
+                                 "{\"metadata\":{\"name\":\"rb\"},"
+                                 "\"roleRef\":{\"kind\":\"Role\","
+                                 "\"name\":\"r\"},\"subjects\":[{\"kind\":"
+                                 "\"User\",\"name\":\"bench-reader\"}]}"),
+                     201);
+    rbac_sync(env);
+
+    memset(&at, 0, sizeof(at));
+    at.user = rbac_user("bench-reader", "system:authenticated", NULL);
+    at.verb = "get";
+    at.resource_request = 1;
+    at.group = "";
+    at.version = "v1";
+    at.resource = "configmaps";
+    at.subresource = "";
+    at.ns = "bench";
+    at.name = "one";
+
+    a = gcp_arena_create(0);
+    assert_non_null(a);
+
+    reason = NULL;
+    assert_int_equal(az->authorize(az, a, &at, &reason), GCP_AUTHZ_ALLOW);
+    assert_null(reason);
+
+    assert_int_equal(gcp_rbac_api_authorize(api, a, &at, &reason),
+                     GCP_AUTHZ_ALLOW);
+    assert_string_equal(reason, "RBAC: allowed by RoleBinding \"rb/bench\" "
+                                "of Role \"r\" to User \"bench-reader\"");
+
+    /* another verb: no opinion, and no role resolution error to give */
+    at.verb = "delete";
+    reason = NULL;
+    assert_int_equal(az->authorize(az, a, &at, &reason),
+                     GCP_AUTHZ_NO_OPINION);
+    assert_null(reason);
+
+    gcp_arena_destroy(a);
+    api_env_destroy(env);
+}
+
 
 int
 main(void)
@@ -888,6 +962,7 @@ main(void)
         cmocka_unit_test(test_escalation),
         cmocka_unit_test(test_aggregation_rule_needs_full_authority),
         cmocka_unit_test(test_aggregation_follows_labels),
+        cmocka_unit_test(test_allowed_reason_only_for_reviews),
     };
 
     if (getenv("RBAC_FILTER")) {

@@ -134,7 +134,8 @@ test_ssar(void **state)
     assert_json(json_object_get(r->json, "status"),
                 "{\"allowed\":true,\"reason\":\"RBAC: allowed by "
                 "RoleBinding \\\"sa-view/ref-auth\\\" of ClusterRole "
-                "\\\"ns-status\\\" to ServiceAccount \\\"ref-sa/ref-auth\\\"\"}");
+                "\\\"ns-status\\\" to ServiceAccount "
+                "\\\"ref-sa/ref-auth\\\"\"}");
     api_resp_free(r);
 
     /* 08-ssar-invalid.http */

@@ -574,6 +574,20 @@ test_protobuf(void **state)
                    "\"verb\":\"get\",\"resource\":\"pods\"}},\"status\":"
                    "{\"allowed\":true}}");
 
+    /* a SubjectAccessReview's extra: map<string, ExtraValue> */
+
+    o = pb_roundtrip(env, a, "POST", "/apis/authorization.k8s.io/v1/"
+                     "subjectaccessreviews",
+                     "{\"kind\":\"SubjectAccessReview\",\"apiVersion\":"
+                     "\"authorization.k8s.io/v1\",\"spec\":{\"user\":"
+                     "\"u\",\"extra\":{\"scopes\":[\"a\",\"b\"],"
+                     "\"empty\":[]},\"nonResourceAttributes\":"
+                     "{\"path\":\"/x\",\"verb\":\"get\"}}}", 201);
+    assert_json(json_object_get(o, "spec"),
+                "{\"nonResourceAttributes\":{\"path\":\"/x\",\"verb\":"
+                "\"get\"},\"user\":\"u\",\"extra\":{\"empty\":[],"
+                "\"scopes\":[\"a\",\"b\"]}}");
+
     /* kubectl auth can-i --list (AlwaysAllow: everything) */
 
     o = pb_roundtrip(env, a, "POST", "/apis/authorization.k8s.io/v1/"
