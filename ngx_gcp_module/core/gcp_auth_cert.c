@@ -11,8 +11,6 @@
 
 #include <stdlib.h>
 
-#include <openssl/evp.h>
-
 #include "gcp_auth_int.h"
 #include "gcp_time.h"
 
@@ -175,7 +173,7 @@ gcp_auth_cert_check(gcp_arena_t *a, gcp_auth_t *auth, gcp_str_t pem,
     unsigned char           md[GCP_AUTH_SHA256_LEN];
     gcp_auth_cert_entry_t  *e;
 
-    if (EVP_Digest(pem.data, pem.len, md, NULL, EVP_sha256(), NULL) != 1) {
+    if (gcp_sha256(pem.data, pem.len, md) != GCP_OK) {
         return GCP_EINTERNAL;
     }
 

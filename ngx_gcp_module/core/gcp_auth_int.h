@@ -13,9 +13,10 @@
 
 #include "gcp_auth.h"
 #include "gcp_jwt.h"
+#include "gcp_digest.h"
 
 
-#define GCP_AUTH_SHA256_LEN   32
+#define GCP_AUTH_SHA256_LEN   GCP_SHA256_LEN
 #define GCP_AUTH_LEEWAY       60        /* seconds, jwt.DefaultLeeway */
 
 

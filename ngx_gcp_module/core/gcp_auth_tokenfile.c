@@ -11,7 +11,6 @@
 #include <stdlib.h>
 
 #include <openssl/crypto.h>
-#include <openssl/evp.h>
 
 #include "gcp_auth_int.h"
 
@@ -242,9 +241,7 @@ gcp_tokenfile_add(gcp_auth_t *auth, gcp_csv_t *csv)
     unsigned char      md[GCP_AUTH_SHA256_LEN];
     gcp_auth_token_t   t, *tokens;
 
-    if (EVP_Digest(csv->fields[0], strlen(csv->fields[0]), md, NULL,
-                   EVP_sha256(), NULL) != 1)
-    {
+    if (gcp_sha256(csv->fields[0], strlen(csv->fields[0]), md) != GCP_OK) {
         return GCP_EINTERNAL;
     }
 
@@ -370,9 +367,7 @@ gcp_auth_tokens_find(gcp_arena_t *a, const gcp_auth_t *auth,
     unsigned char            md[GCP_AUTH_SHA256_LEN];
     const gcp_auth_token_t  *t;
 
-    if (auth->ntokens == 0
-        || EVP_Digest(token, len, md, NULL, EVP_sha256(), NULL) != 1)
-    {
+    if (auth->ntokens == 0 || gcp_sha256(token, len, md) != GCP_OK) {
         return NULL;
     }
 

@@ -289,7 +289,7 @@ gcp_auth_x509_user(gcp_arena_t *a, X509 *leaf, int *nomem)
     len = i2d_X509(leaf, &der);
 
     if (len <= 0
-        || EVP_Digest(der, (size_t) len, md, NULL, EVP_sha256(), NULL) != 1)
+        || gcp_sha256(der, (size_t) len, md) != GCP_OK)
     {
         OPENSSL_free(der);
         return NULL;
