@@ -38,16 +38,11 @@ typedef struct {
     json_t           *latest;       /* as read (arena) */
     json_t           *refs;         /* latest's ownerReferences */
     int              *klass;        /* per reference */
-    size_t            next;
     const char      **deps;         /* orphaning: the dependents' uids */
     size_t            ndeps;
     const char       *policy;       /* the delete after a patch */
-    unsigned          running:1;
-    unsigned          again:1;
+    gcp_ctl_steps_t   steps;        /* a reference, or a dependent, each */
 } gcp_gc_sync_t;
-
-
-static void gcp_gc_next(gcp_gc_sync_t *st);
 
 
 /* API calls */
@@ -108,19 +103,9 @@ static void
 gcp_gc_deleted_cb(gcp_ctl_item_t *item, gcp_client_resp_t *resp)
 {
     /* 404: gone; 409: the uid precondition failed, it is gone too */
+    static const int  ok[] = { 200, 202, 404, 409, 0 };
 
-    switch (resp->status) {
-
-    case 200:
-    case 202:
-    case 404:
-    case 409:
-        gcp_ctl_queue_done(item, GCP_OK, 0);
-        return;
-
-    default:
-        gcp_ctl_queue_done(item, GCP_EUNAVAILABLE, 0);
-    }
+    gcp_ctl_call_done(item, resp, ok, GCP_EUNAVAILABLE);
 }
 
 
@@ -149,8 +134,9 @@ gcp_gc_delete(gcp_gc_sync_t *st, const char *policy)
 static void
 gcp_gc_patched_done(gcp_ctl_item_t *item, gcp_client_resp_t *resp)
 {
-    gcp_ctl_queue_done(item, resp->status == 200 || resp->status == 404
-                             ? GCP_OK : GCP_ECONFLICT, 0);
+    static const int  ok[] = { 200, 404, 0 };
+
+    gcp_ctl_call_done(item, resp, ok, GCP_ECONFLICT);
 }
 
 
@@ -237,11 +223,13 @@ gcp_gc_unblock(gcp_gc_sync_t *st)
 }
 
 
+/* The last step of attemptToDelete: every reference is classified. */
 static void
-gcp_gc_decide(gcp_gc_sync_t *st)
+gcp_gc_decide(void *data)
 {
     size_t          i, nsolid, nother, nwaiting;
     json_t         *keep, *fin, *r;
+    gcp_gc_sync_t  *st = data;
     gcp_gc_t       *gc = st->gc;
     gcp_gc_node_t  *node;
 
@@ -319,39 +307,40 @@ gcp_gc_owner_got(gcp_ctl_item_t *item, int rc, const gcp_kv_t *kv)
         return;
     }
 
-    r = json_array_get(st->refs, st->next);
+    r = json_array_get(st->refs, st->steps.next);
     owner = kv ? gcp_object_decode(item->arena, kv->value, 0) : NULL;
 
     if (owner == NULL
         || strcmp(gcp_meta_str(owner, "uid"),
                   json_string_value(json_object_get(r, "uid")) ?: "") != 0)
     {
-        st->klass[st->next] = GCP_GC_DANGLING;
+        st->klass[st->steps.next] = GCP_GC_DANGLING;
 
     } else {
         fin = json_object_get(json_object_get(owner, "metadata"),
                               "finalizers");
 
-        st->klass[st->next] =
+        st->klass[st->steps.next] =
             gcp_meta_str(owner, "deletionTimestamp")[0]
             && gcp_ctl_has_string(fin, GCP_GC_FOREGROUND)
             ? GCP_GC_WAITING : GCP_GC_SOLID;
     }
 
-    st->next++;
-    gcp_gc_next(st);
+    st->steps.next++;
+    gcp_ctl_steps_run(&st->steps);
 }
 
 
-/* Classifies reference st->next: solid, dangling or waiting. */
+/* A step: classifies reference steps.next: solid, dangling or waiting. */
 static void
-gcp_gc_classify(gcp_gc_sync_t *st)
+gcp_gc_classify(void *data)
 {
     json_t                *r;
     const char            *av, *kind, *name;
+    gcp_gc_sync_t         *st = data;
     const gcp_resource_t  *res;
 
-    r = json_array_get(st->refs, st->next);
+    r = json_array_get(st->refs, st->steps.next);
     av = json_string_value(json_object_get(r, "apiVersion"));
     kind = json_string_value(json_object_get(r, "kind"));
     name = json_string_value(json_object_get(r, "name"));
@@ -369,33 +358,6 @@ gcp_gc_classify(gcp_gc_sync_t *st)
                 gcp_object_key(st->item->arena, res,
                                res->namespaced ? st->ns : "", name),
                 gcp_gc_owner_got);
-}
-
-
-static void
-gcp_gc_next(gcp_gc_sync_t *st)
-{
-    if (st->running) {
-        st->again = 1;
-        return;
-    }
-
-    st->running = 1;
-
-    do {
-        st->again = 0;
-
-        if (st->next == json_array_size(st->refs)) {
-            st->running = 0;
-            gcp_gc_decide(st);
-            return;
-        }
-
-        gcp_gc_classify(st);
-
-    } while (st->again);
-
-    st->running = 0;
 }
 
 
@@ -495,15 +457,18 @@ gcp_gc_latest(gcp_ctl_item_t *item, int rc, const gcp_kv_t *kv)
 
     st->klass = gcp_calloc(item->arena,
                            json_array_size(st->refs) * sizeof(int));
+
     if (st->klass == NULL) {
         gcp_ctl_queue_done(item, GCP_ENOMEM, 0);
         return;
     }
 
-    gcp_gc_next(st);
+    gcp_ctl_steps_start(&st->steps, item, json_array_size(st->refs),
+                        gcp_gc_classify, gcp_gc_decide, st);
 }
 
 
+/* Returns the state of a new sync, or NULL when it ended the sync. */
 static gcp_gc_sync_t *
 gcp_gc_sync_new(gcp_ctl_item_t *item)
 {
@@ -511,6 +476,7 @@ gcp_gc_sync_new(gcp_ctl_item_t *item)
 
     st = gcp_calloc(item->arena, sizeof(gcp_gc_sync_t));
     if (st == NULL) {
+        gcp_ctl_queue_done(item, GCP_ENOMEM, 0);
         return NULL;
     }
 
@@ -530,7 +496,6 @@ gcp_gc_attempt_delete(gcp_ctl_item_t *item)
 
     st = gcp_gc_sync_new(item);
     if (st == NULL) {
-        gcp_ctl_queue_done(item, GCP_ENOMEM, 0);
         return;
     }
 
@@ -557,9 +522,6 @@ gcp_gc_attempt_delete(gcp_ctl_item_t *item)
 /* attemptToOrphan */
 
 
-static void gcp_gc_orphan_next(gcp_gc_sync_t *st);
-
-
 static void
 gcp_gc_orphan_patched(gcp_ctl_item_t *item, gcp_client_resp_t *resp)
 {
@@ -570,8 +532,8 @@ gcp_gc_orphan_patched(gcp_ctl_item_t *item, gcp_client_resp_t *resp)
         return;
     }
 
-    st->next++;
-    gcp_gc_orphan_next(st);
+    st->steps.next++;
+    gcp_ctl_steps_run(&st->steps);
 }
 
 
@@ -591,13 +553,13 @@ gcp_gc_orphan_dep(gcp_ctl_item_t *item, int rc, const gcp_kv_t *kv)
 
     obj = kv ? gcp_object_decode(item->arena, kv->value, kv->mod_revision)
              : NULL;
-    dep = gcp_ctl_map_get(st->gc->uids, st->deps[st->next]);
+    dep = gcp_ctl_map_get(st->gc->uids, st->deps[st->steps.next]);
 
     if (obj == NULL || dep == NULL
         || strcmp(gcp_meta_str(obj, "uid"), dep->uid) != 0)
     {
-        st->next++;
-        gcp_gc_orphan_next(st);
+        st->steps.next++;
+        gcp_ctl_steps_run(&st->steps);
         return;
     }
 
@@ -615,8 +577,8 @@ gcp_gc_orphan_dep(gcp_ctl_item_t *item, int rc, const gcp_kv_t *kv)
 
     if (json_array_size(keep) == json_array_size(refs)) {
         json_decref(keep);
-        st->next++;
-        gcp_gc_orphan_next(st);
+        st->steps.next++;
+        gcp_ctl_steps_run(&st->steps);
         return;
     }
 
@@ -663,29 +625,18 @@ gcp_gc_orphan_owner(gcp_ctl_item_t *item, int rc, const gcp_kv_t *kv)
 }
 
 
+/* A step: dependent steps.next. */
 static void
-gcp_gc_orphan_step(gcp_gc_sync_t *st)
+gcp_gc_orphan_step(void *data)
 {
+    gcp_gc_sync_t  *st = data;
     gcp_gc_node_t  *node;
 
-    if (st->next == st->ndeps) {
-        node = gcp_ctl_map_get(st->gc->uids, st->item->key);
-
-        if (node == NULL || node->key == NULL) {
-            gcp_ctl_queue_done(st->item, GCP_OK, 0);
-            return;
-        }
-
-        gcp_ctl_get(st->item, gcp_gc_key(st->item->arena, node),
-                    gcp_gc_orphan_owner);
-        return;
-    }
-
-    node = gcp_ctl_map_get(st->gc->uids, st->deps[st->next]);
+    node = gcp_ctl_map_get(st->gc->uids, st->deps[st->steps.next]);
 
     if (node == NULL || node->key == NULL) {
-        st->next++;
-        gcp_gc_orphan_next(st);
+        st->steps.next++;
+        gcp_ctl_steps_run(&st->steps);
         return;
     }
 
@@ -694,30 +645,22 @@ gcp_gc_orphan_step(gcp_gc_sync_t *st)
 }
 
 
+/* The last step: the owner, once every dependent is done. */
 static void
-gcp_gc_orphan_next(gcp_gc_sync_t *st)
+gcp_gc_orphan_last(void *data)
 {
-    if (st->running) {
-        st->again = 1;
+    gcp_gc_sync_t  *st = data;
+    gcp_gc_node_t  *node;
+
+    node = gcp_ctl_map_get(st->gc->uids, st->item->key);
+
+    if (node == NULL || node->key == NULL) {
+        gcp_ctl_queue_done(st->item, GCP_OK, 0);
         return;
     }
 
-    st->running = 1;
-
-    do {
-        st->again = 0;
-
-        if (st->next == st->ndeps) {
-            st->running = 0;
-            gcp_gc_orphan_step(st);
-            return;
-        }
-
-        gcp_gc_orphan_step(st);
-
-    } while (st->again);
-
-    st->running = 0;
+    gcp_ctl_get(st->item, gcp_gc_key(st->item->arena, node),
+                gcp_gc_orphan_owner);
 }
 
 
@@ -730,7 +673,6 @@ gcp_gc_attempt_orphan(gcp_ctl_item_t *item)
 
     st = gcp_gc_sync_new(item);
     if (st == NULL) {
-        gcp_ctl_queue_done(item, GCP_ENOMEM, 0);
         return;
     }
 
@@ -760,7 +702,8 @@ gcp_gc_attempt_orphan(gcp_ctl_item_t *item)
 
     st->ndeps = node->ndeps;
 
-    gcp_gc_orphan_next(st);
+    gcp_ctl_steps_start(&st->steps, item, st->ndeps, gcp_gc_orphan_step,
+                        gcp_gc_orphan_last, st);
 }
 
 

@@ -186,6 +186,16 @@ typedef void (*gcp_ctl_get_pt)(gcp_ctl_item_t *item, int rc,
 void gcp_ctl_get(gcp_ctl_item_t *item, gcp_str_t key, gcp_ctl_get_pt done);
 
 /*
+ * A sync's read of one object that is needed: a storage error ends the
+ * sync with its rc, an absent object with GCP_OK; done gets the object
+ * otherwise, decoded (arena-owned; NULL when it does not decode).
+ */
+typedef void (*gcp_ctl_object_pt)(gcp_ctl_item_t *item, json_t *obj);
+
+void gcp_ctl_get_object(gcp_ctl_item_t *item, gcp_str_t key,
+    gcp_ctl_object_pt done);
+
+/*
  * A sync's read of the keys under prefix (at the current revision): done
  * gets the result (its rc, kvs, nkvs; count with count_only).
  */
@@ -194,6 +204,94 @@ typedef void (*gcp_ctl_range_pt)(gcp_ctl_item_t *item,
 
 void gcp_ctl_range(gcp_ctl_item_t *item, gcp_str_t prefix, int count_only,
     gcp_ctl_range_pt done);
+
+/*
+ * A controller with one work queue (gcp_ctl_base.c): its state starts
+ * with this, and the functions below serve as its controller functions.
+ */
+typedef struct {
+    gcp_ctl_t        *ctl;
+    gcp_ctl_queue_t  *queue;            /* its ctx: the state */
+} gcp_ctl_base_t;
+
+/*
+ * Returns a new state of size bytes (at least a gcp_ctl_base_t; the rest
+ * zeroed) with the queue name syncing with sync, or NULL.  It is freed by
+ * gcp_ctl_base_free().
+ */
+void *gcp_ctl_base_create(gcp_ctl_t *ctl, size_t size, const char *name,
+    unsigned workers, gcp_ctl_sync_pt sync);
+
+/* Starts the queue. */
+void gcp_ctl_base_synced(void *c);
+
+/* Adds every namespace the run knows. */
+void gcp_ctl_base_resync(void *c);
+
+/* Adds the namespaces the run knows, or only the terminating ones. */
+void gcp_ctl_base_add_namespaces(gcp_ctl_base_t *b, int terminating_only);
+
+/*
+ * A sync of the namespace item->key: while that namespace is active, reads
+ * the object name of the namespaced resource res in it (done as with
+ * gcp_ctl_get()); ends the sync with GCP_OK when it is gone or terminating.
+ */
+void gcp_ctl_base_get_active(gcp_ctl_item_t *item,
+    const gcp_resource_t *res, const char *name, gcp_ctl_get_pt done);
+
+/* Stops the queue. */
+void gcp_ctl_base_stop(void *c);
+
+/* Frees the queue and the state. */
+void gcp_ctl_base_free(void *c);
+
+
+/*
+ * Ends the sync of item by the status of its API call: rc GCP_OK when
+ * resp->status is one of ok (a list ended by 0), fail otherwise.
+ */
+void gcp_ctl_call_done(gcp_ctl_item_t *item, const gcp_client_resp_t *resp,
+    const int *ok, int fail);
+
+
+/*
+ * A sync's steps 0 .. n-1, then its last step, run one after the other
+ * (gcp_ctl_steps.c).  A step advances next and runs the steps again, at
+ * once or from the callback it waits for (a store read, which may answer
+ * inside the call, or an API call).  The stack does not grow with the
+ * number of steps: a run started from inside a step only asks the running
+ * loop for another round.  The last step ends the sync; any step may end
+ * it early (the runner, in the sync's arena, goes with it).
+ */
+typedef void (*gcp_ctl_step_pt)(void *data);
+
+typedef struct {
+    size_t             next;            /* the step to run */
+    size_t             n;
+    gcp_ctl_step_pt    step;            /* runs step next, next < n */
+    gcp_ctl_step_pt    last;            /* runs once next == n */
+    void              *data;
+    int               *alive;           /* the running loop's, or NULL */
+    unsigned           again:1;
+} gcp_ctl_steps_t;
+
+/*
+ * Prepares s, allocated in the sync's arena a, for n steps from step 0;
+ * nothing runs yet.  Returns GCP_OK or GCP_ENOMEM.
+ */
+int gcp_ctl_steps_init(gcp_ctl_steps_t *s, gcp_arena_t *a, size_t n,
+    gcp_ctl_step_pt step, gcp_ctl_step_pt last, void *data);
+
+/* Runs the steps from s->next on (see above). */
+void gcp_ctl_steps_run(gcp_ctl_steps_t *s);
+
+/*
+ * Prepares s, in the arena of item, and runs the steps; when it cannot,
+ * ends the sync of item with GCP_ENOMEM.
+ */
+void gcp_ctl_steps_start(gcp_ctl_steps_t *s, gcp_ctl_item_t *item,
+    size_t n, gcp_ctl_step_pt step, gcp_ctl_step_pt last, void *data);
+
 
 /* JSON string text with Go's escaping, arena-owned ("\"x\""). */
 const char *gcp_ctl_json_str(gcp_arena_t *a, const char *s);

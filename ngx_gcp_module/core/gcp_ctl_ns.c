@@ -34,18 +34,12 @@ typedef enum {
 
 
 typedef struct {
-    gcp_ctl_t        *ctl;
-    gcp_ctl_queue_t  *queue;
-} gcp_ctl_nsc_t;
-
-
-typedef struct {
     gcp_ctl_item_t          *item;
     json_t                  *ns;            /* as read (arena) */
 
     const gcp_resource_t   **res;
     size_t                   nres;
-    size_t                   next;
+    gcp_ctl_steps_t          steps;         /* a resource each */
     gcp_ctl_ns_step_t        step;
 
     gcp_kv_t                *items;         /* GCP_NS_EACH */
@@ -55,9 +49,6 @@ typedef struct {
     int64_t                 *remaining;     /* per resource */
     json_t                  *finalizers;    /* name -> count */
     json_t                  *errors;        /* messages */
-
-    unsigned                 running:1;
-    unsigned                 again:1;
 } gcp_ctl_nsync_t;
 
 
@@ -77,9 +68,6 @@ static const struct {
     { "NamespaceFinalizersRemaining", "ContentHasNoFinalizers",
       "All content-preserving finalizers finished" },
 };
-
-
-static void gcp_ctl_ns_next(gcp_ctl_nsync_t *st);
 
 
 static int
@@ -420,10 +408,12 @@ gcp_ctl_ns_status_written(gcp_ctl_item_t *item, gcp_client_resp_t *resp)
 }
 
 
+/* The last step: every resource is done. */
 static void
-gcp_ctl_ns_report(gcp_ctl_nsync_t *st)
+gcp_ctl_ns_report(void *data)
 {
-    char  *body;
+    char             *body;
+    gcp_ctl_nsync_t  *st = data;
 
     if (!gcp_ctl_ns_conditions(st)) {
         gcp_ctl_ns_decide(st);
@@ -475,7 +465,7 @@ gcp_ctl_ns_deleted(gcp_ctl_item_t *item, gcp_client_resp_t *resp)
         st->step = GCP_NS_LIST;
     }
 
-    gcp_ctl_ns_next(st);
+    gcp_ctl_steps_run(&st->steps);
 }
 
 
@@ -489,11 +479,11 @@ gcp_ctl_ns_ranged(gcp_ctl_item_t *item, gcp_store_result_t *res)
     if (res->rc != GCP_OK) {
         json_array_append_new(st->errors,
             json_string(gcp_sprintf(item->arena, "listing %s: %s",
-                                    st->res[st->next]->name,
+                                    st->res[st->steps.next]->name,
                                     gcp_error_info(res->rc)->name)));
-        st->next++;
+        st->steps.next++;
         st->step = GCP_NS_COUNT;
-        gcp_ctl_ns_next(st);
+        gcp_ctl_steps_run(&st->steps);
         return;
     }
 
@@ -501,7 +491,7 @@ gcp_ctl_ns_ranged(gcp_ctl_item_t *item, gcp_store_result_t *res)
 
     case GCP_NS_COUNT:
         if (res->count == 0) {
-            st->next++;
+            st->steps.next++;
 
         } else {
             st->step = GCP_NS_DELETE;
@@ -518,7 +508,7 @@ gcp_ctl_ns_ranged(gcp_ctl_item_t *item, gcp_store_result_t *res)
         break;
 
     default: /* GCP_NS_LIST */
-        st->remaining[st->next] = (int64_t) res->nkvs;
+        st->remaining[st->steps.next] = (int64_t) res->nkvs;
 
         for (i = 0; i < res->nkvs; i++) {
             obj = gcp_object_decode(item->arena, res->kvs[i].value, 0);
@@ -539,35 +529,32 @@ gcp_ctl_ns_ranged(gcp_ctl_item_t *item, gcp_store_result_t *res)
                     gcp_sprintf(item->arena, "unexpected items still "
                                 "remain in namespace: %s for gvr: %s/%s, "
                                 "Resource=%s", item->key,
-                                st->res[st->next]->group,
-                                st->res[st->next]->version,
-                                st->res[st->next]->name)));
+                                st->res[st->steps.next]->group,
+                                st->res[st->steps.next]->version,
+                                st->res[st->steps.next]->name)));
                 break;
             }
         }
 
-        st->next++;
+        st->steps.next++;
         st->step = GCP_NS_COUNT;
         break;
     }
 
-    gcp_ctl_ns_next(st);
+    gcp_ctl_steps_run(&st->steps);
 }
 
 
+/* A step: resource steps.next, in the phase st->step. */
 static void
-gcp_ctl_ns_step(gcp_ctl_nsync_t *st)
+gcp_ctl_ns_step(void *data)
 {
+    gcp_ctl_nsync_t       *st = data;
     gcp_arena_t           *a = st->item->arena;
     const char            *path, *name;
     const gcp_resource_t  *res;
 
-    if (st->next == st->nres) {
-        gcp_ctl_ns_report(st);
-        return;
-    }
-
-    res = st->res[st->next];
+    res = st->res[st->steps.next];
     path = gcp_ctl_path(a, res, st->item->key);
 
     switch (st->step) {
@@ -593,7 +580,7 @@ gcp_ctl_ns_step(gcp_ctl_nsync_t *st)
     case GCP_NS_EACH:
         if (st->item_next == st->nitems) {
             st->step = GCP_NS_LIST;
-            gcp_ctl_ns_next(st);
+            gcp_ctl_steps_run(&st->steps);
             return;
         }
 
@@ -616,56 +603,13 @@ gcp_ctl_ns_step(gcp_ctl_nsync_t *st)
 }
 
 
-/*
- * Runs the steps; a step that completes at once (a read of the store)
- * calls back in here and only asks for another round, so that the stack
- * does not grow with the number of resources.
- */
 static void
-gcp_ctl_ns_next(gcp_ctl_nsync_t *st)
-{
-    if (st->running) {
-        st->again = 1;
-        return;
-    }
-
-    st->running = 1;
-
-    do {
-        st->again = 0;
-
-        if (st->next == st->nres) {
-            /* the last step: the sync ends in there; st may be freed */
-            st->running = 0;
-            gcp_ctl_ns_step(st);
-            return;
-        }
-
-        gcp_ctl_ns_step(st);
-
-    } while (st->again);
-
-    st->running = 0;
-}
-
-
-static void
-gcp_ctl_ns_got(gcp_ctl_item_t *item, int rc, const gcp_kv_t *kv)
+gcp_ctl_ns_got(gcp_ctl_item_t *item, json_t *obj)
 {
     json_t           *fin;
     gcp_ctl_nsync_t  *st = item->data;
 
-    if (rc != GCP_OK) {
-        gcp_ctl_queue_done(item, rc, 0);
-        return;
-    }
-
-    if (kv == NULL) {
-        gcp_ctl_queue_done(item, GCP_OK, 0);
-        return;
-    }
-
-    st->ns = gcp_object_decode(item->arena, kv->value, kv->mod_revision);
+    st->ns = obj;
     fin = json_object_get(json_object_get(st->ns, "spec"), "finalizers");
 
     if (st->ns == NULL || gcp_meta_str(st->ns, "deletionTimestamp")[0] == 0
@@ -685,7 +629,8 @@ gcp_ctl_ns_got(gcp_ctl_item_t *item, int rc, const gcp_kv_t *kv)
         return;
     }
 
-    gcp_ctl_ns_next(st);
+    gcp_ctl_steps_start(&st->steps, item, st->nres, gcp_ctl_ns_step,
+                        gcp_ctl_ns_report, st);
 }
 
 
@@ -703,9 +648,9 @@ gcp_ctl_ns_sync(gcp_ctl_item_t *item)
     st->item = item;
     item->data = st;
 
-    gcp_ctl_get(item, gcp_object_key(item->arena, &gcp_type_namespaces, "",
-                                     item->key),
-                gcp_ctl_ns_got);
+    gcp_ctl_get_object(item, gcp_object_key(item->arena, &gcp_type_namespaces,
+                                            "", item->key),
+                       gcp_ctl_ns_got);
 }
 
 
@@ -715,22 +660,8 @@ gcp_ctl_ns_sync(gcp_ctl_item_t *item)
 static void *
 gcp_ctl_ns_create(gcp_ctl_t *ctl)
 {
-    gcp_ctl_nsc_t  *nc;
-
-    nc = calloc(1, sizeof(gcp_ctl_nsc_t));
-    if (nc == NULL) {
-        return NULL;
-    }
-
-    nc->ctl = ctl;
-    nc->queue = gcp_ctl_queue_create(ctl, "namespace", GCP_CTL_NS_WORKERS,
-                                     gcp_ctl_ns_sync, nc);
-    if (nc->queue == NULL) {
-        free(nc);
-        return NULL;
-    }
-
-    return nc;
+    return gcp_ctl_base_create(ctl, sizeof(gcp_ctl_base_t), "namespace",
+                               GCP_CTL_NS_WORKERS, gcp_ctl_ns_sync);
 }
 
 
@@ -738,7 +669,7 @@ static void
 gcp_ctl_ns_event(void *c, gcp_ctl_event_t *ev)
 {
     json_t              *obj;
-    gcp_ctl_nsc_t       *nc = c;
+    gcp_ctl_base_t      *nc = c;
     const gcp_ctl_ns_t  *ns;
 
     if (ev->res == &gcp_type_namespaces) {
@@ -769,48 +700,9 @@ gcp_ctl_ns_event(void *c, gcp_ctl_event_t *ev)
 
 
 static void
-gcp_ctl_ns_synced(void *c)
-{
-    gcp_ctl_nsc_t  *nc = c;
-
-    gcp_ctl_queue_start(nc->queue);
-}
-
-
-static void
 gcp_ctl_ns_resync(void *c)
 {
-    void                *v;
-    const char          *name;
-    gcp_ctl_nsc_t       *nc = c;
-    gcp_ctl_map_iter_t   it;
-
-    memset(&it, 0, sizeof(it));
-
-    while (gcp_ctl_map_next(nc->ctl->namespaces, &it, &name, &v)) {
-        if (((gcp_ctl_ns_t *) v)->terminating) {
-            gcp_ctl_queue_add(nc->queue, name);
-        }
-    }
-}
-
-
-static void
-gcp_ctl_ns_stop(void *c)
-{
-    gcp_ctl_nsc_t  *nc = c;
-
-    gcp_ctl_queue_stop(nc->queue);
-}
-
-
-static void
-gcp_ctl_ns_free(void *c)
-{
-    gcp_ctl_nsc_t  *nc = c;
-
-    gcp_ctl_queue_free(nc->queue);
-    free(nc);
+    gcp_ctl_base_add_namespaces(c, 1);
 }
 
 
@@ -820,8 +712,8 @@ const gcp_ctl_controller_t  gcp_ctl_namespace_controller = {
     gcp_ctl_ns_create,
     gcp_ctl_ns_event,
     NULL,
-    gcp_ctl_ns_synced,
+    gcp_ctl_base_synced,
     gcp_ctl_ns_resync,
-    gcp_ctl_ns_stop,
-    gcp_ctl_ns_free,
+    gcp_ctl_base_stop,
+    gcp_ctl_base_free,
 };

@@ -24,8 +24,7 @@
 
 
 typedef struct {
-    gcp_ctl_t        *ctl;
-    gcp_ctl_queue_t  *queue;
+    gcp_ctl_base_t    base;             /* first: the controller's */
     gcp_ctl_map_t    *namespaces;       /* ns -> map of quota names */
 } gcp_ctl_quota_t;
 
@@ -37,28 +36,27 @@ typedef struct {
     json_t           *hard;
     json_t           *used;             /* the new status.used */
     const char      **keys;
-    size_t            nkeys;
-    size_t            next;
+    gcp_ctl_steps_t   steps;            /* a key of hard each */
     unsigned          scoped:1;
-    unsigned          running:1;
-    unsigned          again:1;
 } gcp_ctl_qsync_t;
 
 
-static void gcp_ctl_quota_next(gcp_ctl_qsync_t *st);
+/* When a quota in sync is counted again. */
+static uint64_t
+gcp_ctl_quota_period(const gcp_ctl_item_t *item)
+{
+    const gcp_ctl_quota_t  *qc = item->ctx;
+
+    return qc->base.ctl->conf->quota_resync_ms
+           ? qc->base.ctl->conf->quota_resync_ms : GCP_CTL_QUOTA_SYNC_MS;
+}
 
 
 static void
 gcp_ctl_quota_written(gcp_ctl_item_t *item, gcp_client_resp_t *resp)
 {
-    gcp_ctl_quota_t  *qc = item->ctx;
-    uint64_t          again;
-
-    again = qc->ctl->conf->quota_resync_ms ? qc->ctl->conf->quota_resync_ms
-                                           : GCP_CTL_QUOTA_SYNC_MS;
-
     if (resp->status == 200) {
-        gcp_ctl_queue_done(item, GCP_OK, again);
+        gcp_ctl_queue_done(item, GCP_OK, gcp_ctl_quota_period(item));
         return;
     }
 
@@ -72,13 +70,13 @@ gcp_ctl_quota_written(gcp_ctl_item_t *item, gcp_client_resp_t *resp)
 }
 
 
+/* The last step: every key is counted; the status is written. */
 static void
-gcp_ctl_quota_finish(gcp_ctl_qsync_t *st)
+gcp_ctl_quota_finish(void *data)
 {
-    char              *body;
-    json_t            *status;
-    uint64_t           again;
-    gcp_ctl_quota_t   *qc = st->item->ctx;
+    char             *body;
+    json_t           *status;
+    gcp_ctl_qsync_t  *st = data;
 
     status = gcp_json_arena(st->item->arena, json_object());
     if (status == NULL) {
@@ -95,9 +93,8 @@ gcp_ctl_quota_finish(gcp_ctl_qsync_t *st)
     }
 
     if (json_equal(status, json_object_get(st->quota, "status"))) {
-        again = qc->ctl->conf->quota_resync_ms
-                ? qc->ctl->conf->quota_resync_ms : GCP_CTL_QUOTA_SYNC_MS;
-        gcp_ctl_queue_done(st->item, GCP_OK, again);
+        gcp_ctl_queue_done(st->item, GCP_OK,
+                           gcp_ctl_quota_period(st->item));
         return;
     }
 
@@ -128,38 +125,42 @@ gcp_ctl_quota_counted_cb(gcp_ctl_item_t *item, gcp_store_result_t *res)
 
     if (res->rc == GCP_OK) {
         gcp_quantity_set_int(&q, res->count);
-        json_object_set_new(st->used, st->keys[st->next],
+        json_object_set_new(st->used, st->keys[st->steps.next],
                             gcp_quantity_json(&q));
     }
 
-    st->next++;
-    gcp_ctl_quota_next(st);
+    st->steps.next++;
+    gcp_ctl_steps_run(&st->steps);
 }
 
 
-/* One hard resource name: count its objects if a served resource has it. */
+/*
+ * A step: one hard resource name, steps.next; count its objects if a
+ * served resource has it.
+ */
 static void
-gcp_ctl_quota_step(gcp_ctl_qsync_t *st)
+gcp_ctl_quota_step(void *data)
 {
     gcp_quantity_t          zero;
+    gcp_ctl_qsync_t        *st = data;
     const gcp_resource_t   *res;
     gcp_ctl_t              *ctl = gcp_ctl_queue_run(st->item->queue);
 
-    res = gcp_ctl_quota_counted(ctl->api->registry, st->keys[st->next]);
+    res = gcp_ctl_quota_counted(ctl->api->registry, st->keys[st->steps.next]);
 
     if (res == NULL) {
         /* no evaluator: the last usage seen, if any, stays */
-        st->next++;
-        gcp_ctl_quota_next(st);
+        st->steps.next++;
+        gcp_ctl_steps_run(&st->steps);
         return;
     }
 
     if (st->scoped) {
         gcp_quantity_set_int(&zero, 0);
-        json_object_set_new(st->used, st->keys[st->next],
+        json_object_set_new(st->used, st->keys[st->steps.next],
                             gcp_quantity_json(&zero));
-        st->next++;
-        gcp_ctl_quota_next(st);
+        st->steps.next++;
+        gcp_ctl_steps_run(&st->steps);
         return;
     }
 
@@ -169,51 +170,14 @@ gcp_ctl_quota_step(gcp_ctl_qsync_t *st)
 
 
 static void
-gcp_ctl_quota_next(gcp_ctl_qsync_t *st)
-{
-    if (st->running) {
-        st->again = 1;
-        return;
-    }
-
-    st->running = 1;
-
-    do {
-        st->again = 0;
-
-        if (st->next == st->nkeys) {
-            st->running = 0;
-            gcp_ctl_quota_finish(st);
-            return;
-        }
-
-        gcp_ctl_quota_step(st);
-
-    } while (st->again);
-
-    st->running = 0;
-}
-
-
-static void
-gcp_ctl_quota_got(gcp_ctl_item_t *item, int rc, const gcp_kv_t *kv)
+gcp_ctl_quota_got(gcp_ctl_item_t *item, json_t *obj)
 {
     size_t            i;
     json_t           *v, *old_used;
     const char       *key;
     gcp_ctl_qsync_t  *st = item->data;
 
-    if (rc != GCP_OK) {
-        gcp_ctl_queue_done(item, rc, 0);
-        return;
-    }
-
-    if (kv == NULL) {
-        gcp_ctl_queue_done(item, GCP_OK, 0);
-        return;
-    }
-
-    st->quota = gcp_object_decode(item->arena, kv->value, kv->mod_revision);
+    st->quota = obj;
     st->used = gcp_json_arena(item->arena, json_object());
 
     if (st->quota == NULL || st->used == NULL) {
@@ -249,9 +213,8 @@ gcp_ctl_quota_got(gcp_ctl_item_t *item, int rc, const gcp_kv_t *kv)
         }
     }
 
-    st->nkeys = i;
-
-    gcp_ctl_quota_next(st);
+    gcp_ctl_steps_start(&st->steps, item, i, gcp_ctl_quota_step,
+                        gcp_ctl_quota_finish, st);
 }
 
 
@@ -274,9 +237,10 @@ gcp_ctl_quota_sync(gcp_ctl_item_t *item)
                          (size_t) (slash - item->key));
     item->data = st;
 
-    gcp_ctl_get(item, gcp_object_key(item->arena, &gcp_type_resourcequotas,
-                                     st->ns, slash + 1),
-                gcp_ctl_quota_got);
+    gcp_ctl_get_object(item, gcp_object_key(item->arena,
+                                            &gcp_type_resourcequotas,
+                                            st->ns, slash + 1),
+                       gcp_ctl_quota_got);
 }
 
 
@@ -323,7 +287,7 @@ gcp_ctl_quota_add(gcp_ctl_quota_t *qc, const char *ns, const char *name)
     char  key[512];
 
     if (snprintf(key, sizeof(key), "%s/%s", ns, name) < (int) sizeof(key)) {
-        gcp_ctl_queue_add(qc->queue, key);
+        gcp_ctl_queue_add(qc->base.queue, key);
     }
 }
 
@@ -417,21 +381,15 @@ gcp_ctl_quota_create(gcp_ctl_t *ctl)
 {
     gcp_ctl_quota_t  *qc;
 
-    qc = calloc(1, sizeof(gcp_ctl_quota_t));
+    qc = gcp_ctl_base_create(ctl, sizeof(gcp_ctl_quota_t), "resourcequota",
+                             GCP_CTL_QUOTA_WORKERS, gcp_ctl_quota_sync);
     if (qc == NULL) {
         return NULL;
     }
 
-    qc->ctl = ctl;
     qc->namespaces = gcp_ctl_map_create();
-    qc->queue = gcp_ctl_queue_create(ctl, "resourcequota",
-                                     GCP_CTL_QUOTA_WORKERS,
-                                     gcp_ctl_quota_sync, qc);
-
-    if (qc->namespaces == NULL || qc->queue == NULL) {
-        gcp_ctl_map_free(qc->namespaces);
-        gcp_ctl_queue_free(qc->queue);
-        free(qc);
+    if (qc->namespaces == NULL) {
+        gcp_ctl_base_free(qc);
         return NULL;
     }
 
@@ -463,32 +421,13 @@ gcp_ctl_quota_relist(void *c)
 
 
 static void
-gcp_ctl_quota_synced(void *c)
-{
-    gcp_ctl_quota_t  *qc = c;
-
-    gcp_ctl_queue_start(qc->queue);
-}
-
-
-static void
-gcp_ctl_quota_stop(void *c)
-{
-    gcp_ctl_quota_t  *qc = c;
-
-    gcp_ctl_queue_stop(qc->queue);
-}
-
-
-static void
 gcp_ctl_quota_free(void *c)
 {
     gcp_ctl_quota_t  *qc = c;
 
     gcp_ctl_quota_forget(qc);
     gcp_ctl_map_free(qc->namespaces);
-    gcp_ctl_queue_free(qc->queue);
-    free(qc);
+    gcp_ctl_base_free(qc);
 }
 
 
@@ -498,8 +437,8 @@ const gcp_ctl_controller_t  gcp_ctl_quota_controller = {
     gcp_ctl_quota_create,
     gcp_ctl_quota_event,
     gcp_ctl_quota_relist,
-    gcp_ctl_quota_synced,
+    gcp_ctl_base_synced,
     NULL,
-    gcp_ctl_quota_stop,
+    gcp_ctl_base_stop,
     gcp_ctl_quota_free,
 };

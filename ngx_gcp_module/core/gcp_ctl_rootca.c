@@ -23,27 +23,13 @@
     "distributions of Kubernetes clusters."
 
 
-typedef struct {
-    gcp_ctl_t        *ctl;
-    gcp_ctl_queue_t  *queue;
-} gcp_ctl_rootca_t;
-
-
 static void
 gcp_ctl_rootca_written(gcp_ctl_item_t *item, gcp_client_resp_t *resp)
 {
-    switch (resp->status) {
+    /* 403: the namespace is terminating; 409 fails: changed meanwhile */
+    static const int  ok[] = { 200, 201, 403, 404, 0 };
 
-    case 200:
-    case 201:
-    case 403:                       /* the namespace is terminating */
-    case 404:
-        gcp_ctl_queue_done(item, GCP_OK, 0);
-        return;
-
-    default:                        /* 409: changed meanwhile */
-        gcp_ctl_queue_done(item, GCP_ECONFLICT, 0);
-    }
+    gcp_ctl_call_done(item, resp, ok, GCP_ECONFLICT);
 }
 
 
@@ -70,11 +56,11 @@ gcp_ctl_rootca_current(gcp_ctl_t *ctl, const json_t *cm)
 static void
 gcp_ctl_rootca_got(gcp_ctl_item_t *item, int rc, const gcp_kv_t *kv)
 {
-    char              *body;
-    json_t            *cm, *annotations;
-    gcp_ctl_rootca_t  *pub = item->ctx;
-    gcp_ctl_t         *ctl = pub->ctl;
-    const char        *path;
+    char            *body;
+    json_t          *cm, *annotations;
+    gcp_ctl_base_t  *pub = item->ctx;
+    gcp_ctl_t       *ctl = pub->ctl;
+    const char      *path;
 
     if (rc != GCP_OK) {
         gcp_ctl_queue_done(item, rc, 0);
@@ -127,48 +113,24 @@ gcp_ctl_rootca_got(gcp_ctl_item_t *item, int rc, const gcp_kv_t *kv)
 static void
 gcp_ctl_rootca_sync(gcp_ctl_item_t *item)
 {
-    gcp_ctl_rootca_t    *rc = item->ctx;
-    const gcp_ctl_ns_t  *ns;
-
-    ns = gcp_ctl_namespace(rc->ctl, item->key);
-
-    if (ns == NULL || ns->terminating) {
-        gcp_ctl_queue_done(item, GCP_OK, 0);
-        return;
-    }
-
-    gcp_ctl_get(item, gcp_object_key(item->arena, &gcp_type_configmaps,
-                                     item->key, GCP_CTL_ROOT_CA_NAME),
-                gcp_ctl_rootca_got);
+    gcp_ctl_base_get_active(item, &gcp_type_configmaps, GCP_CTL_ROOT_CA_NAME,
+                            gcp_ctl_rootca_got);
 }
 
 
 static void *
 gcp_ctl_rootca_create(gcp_ctl_t *ctl)
 {
-    gcp_ctl_rootca_t  *rc;
-
-    rc = calloc(1, sizeof(gcp_ctl_rootca_t));
-    if (rc == NULL) {
-        return NULL;
-    }
-
-    rc->ctl = ctl;
-    rc->queue = gcp_ctl_queue_create(ctl, "root_ca_cert_publisher", 1,
-                                     gcp_ctl_rootca_sync, rc);
-    if (rc->queue == NULL) {
-        free(rc);
-        return NULL;
-    }
-
-    return rc;
+    return gcp_ctl_base_create(ctl, sizeof(gcp_ctl_base_t),
+                               "root_ca_cert_publisher", 1,
+                               gcp_ctl_rootca_sync);
 }
 
 
 static void
 gcp_ctl_rootca_event(void *c, gcp_ctl_event_t *ev)
 {
-    gcp_ctl_rootca_t  *rc = c;
+    gcp_ctl_base_t  *rc = c;
 
     if (ev->res == &gcp_type_namespaces) {
         if (ev->type != GCP_CTL_EV_DELETE) {
@@ -186,58 +148,14 @@ gcp_ctl_rootca_event(void *c, gcp_ctl_event_t *ev)
 }
 
 
-static void
-gcp_ctl_rootca_synced(void *c)
-{
-    gcp_ctl_rootca_t  *rc = c;
-
-    gcp_ctl_queue_start(rc->queue);
-}
-
-
-static void
-gcp_ctl_rootca_resync(void *c)
-{
-    void                *v;
-    const char          *name;
-    gcp_ctl_rootca_t    *rc = c;
-    gcp_ctl_map_iter_t   it;
-
-    memset(&it, 0, sizeof(it));
-
-    while (gcp_ctl_map_next(rc->ctl->namespaces, &it, &name, &v)) {
-        gcp_ctl_queue_add(rc->queue, name);
-    }
-}
-
-
-static void
-gcp_ctl_rootca_stop(void *c)
-{
-    gcp_ctl_rootca_t  *rc = c;
-
-    gcp_ctl_queue_stop(rc->queue);
-}
-
-
-static void
-gcp_ctl_rootca_free(void *c)
-{
-    gcp_ctl_rootca_t  *rc = c;
-
-    gcp_ctl_queue_free(rc->queue);
-    free(rc);
-}
-
-
 const gcp_ctl_controller_t  gcp_ctl_root_ca_controller = {
     "root-ca-certificate-publisher-controller",
     GCP_CTL_ROOT_CA,
     gcp_ctl_rootca_create,
     gcp_ctl_rootca_event,
     NULL,
-    gcp_ctl_rootca_synced,
-    gcp_ctl_rootca_resync,
-    gcp_ctl_rootca_stop,
-    gcp_ctl_rootca_free,
+    gcp_ctl_base_synced,
+    gcp_ctl_base_resync,
+    gcp_ctl_base_stop,
+    gcp_ctl_base_free,
 };

@@ -382,6 +382,7 @@ typedef struct {
     gcp_ctl_item_t    *item;
     gcp_ctl_call_pt    call;
     gcp_ctl_get_pt     get;
+    gcp_ctl_object_pt  object;
     gcp_ctl_range_pt   range;
 } gcp_ctl_op_t;
 
@@ -419,36 +420,92 @@ gcp_ctl_call(gcp_ctl_item_t *item, const char *method, const char *path,
 }
 
 
+void
+gcp_ctl_call_done(gcp_ctl_item_t *item, const gcp_client_resp_t *resp,
+    const int *ok, int fail)
+{
+    for ( /* void */ ; *ok; ok++) {
+        if (resp->status == *ok) {
+            gcp_ctl_queue_done(item, GCP_OK, 0);
+            return;
+        }
+    }
+
+    gcp_ctl_queue_done(item, fail, 0);
+}
+
+
 static void
 gcp_ctl_got(void *arg, gcp_store_result_t *res)
 {
-    gcp_ctl_op_t  *o = arg;
+    int              rc;
+    gcp_ctl_op_t    *o = arg;
+    const gcp_kv_t  *kv;
 
     if (res->rc == GCP_ENOTFOUND || (res->rc == GCP_OK && res->nkvs == 0)) {
-        o->get(o->item, GCP_OK, NULL);
+        rc = GCP_OK;
+        kv = NULL;
+
+    } else {
+        rc = res->rc;
+        kv = rc == GCP_OK ? &res->kvs[0] : NULL;
+    }
+
+    if (o->get) {
+        o->get(o->item, rc, kv);
         return;
     }
 
-    o->get(o->item, res->rc, res->rc == GCP_OK ? &res->kvs[0] : NULL);
+    if (kv == NULL) {
+        gcp_ctl_queue_done(o->item, rc, 0);
+        return;
+    }
+
+    o->object(o->item, gcp_object_decode(o->item->arena, kv->value,
+                                         kv->mod_revision));
+}
+
+
+/* gcp_ctl_get() with get, or gcp_ctl_get_object() with object. */
+static void
+gcp_ctl_get_op(gcp_ctl_item_t *item, gcp_str_t key, gcp_ctl_get_pt get,
+    gcp_ctl_object_pt object)
+{
+    gcp_ctl_op_t  *o;
+
+    o = gcp_calloc(item->arena, sizeof(gcp_ctl_op_t));
+    if (o == NULL) {
+        if (get) {
+            get(item, GCP_ENOMEM, NULL);
+
+        } else {
+            gcp_ctl_queue_done(item, GCP_ENOMEM, 0);
+        }
+
+        return;
+    }
+
+    o->item = item;
+    o->get = get;
+    o->object = object;
+
+    gcp_store_get(gcp_ctl_queue_run(item->queue)->store, key, 0,
+                  item->arena, gcp_ctl_got, o);
 }
 
 
 void
 gcp_ctl_get(gcp_ctl_item_t *item, gcp_str_t key, gcp_ctl_get_pt done)
 {
-    gcp_ctl_op_t  *o;
+    gcp_ctl_get_op(item, key, done, NULL);
+}
 
-    o = gcp_calloc(item->arena, sizeof(gcp_ctl_op_t));
-    if (o == NULL) {
-        done(item, GCP_ENOMEM, NULL);
-        return;
-    }
 
-    o->item = item;
-    o->get = done;
-
-    gcp_store_get(gcp_ctl_queue_run(item->queue)->store, key, 0,
-                  item->arena, gcp_ctl_got, o);
+void
+gcp_ctl_get_object(gcp_ctl_item_t *item, gcp_str_t key,
+    gcp_ctl_object_pt done)
+{
+    gcp_ctl_get_op(item, key, NULL, done);
 }
 
 

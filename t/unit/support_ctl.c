@@ -168,6 +168,18 @@ ctl_req(api_env_t *env, const char *method, const char *path,
 }
 
 
+void
+ctl_req_msg(api_env_t *env, const char *method, const char *path,
+    const char *body, int status, const char *message)
+{
+    api_resp_t  *r;
+
+    r = ctl_req(env, method, path, body, status);
+    assert_string_equal(ctl_str(r->json, "message"), message);
+    api_resp_free(r);
+}
+
+
 api_resp_t *
 ctl_patch(api_env_t *env, const char *path, const char *body, int status)
 {

@@ -44,6 +44,10 @@ api_resp_t *ctl_wait(api_env_t *env, const char *path, int status,
 api_resp_t *ctl_req(api_env_t *env, const char *method, const char *path,
     const char *body, int status);
 
+/* As ctl_req(), and asserts the Status message of the response. */
+void ctl_req_msg(api_env_t *env, const char *method, const char *path,
+    const char *body, int status, const char *message);
+
 /* As ctl_req() with a JSON merge patch. */
 api_resp_t *ctl_patch(api_env_t *env, const char *path, const char *body,
     int status);

@@ -1,8 +1,8 @@
 
 /*
  * Unit tests: the controllers' building blocks: the string map
- * (core/gcp_ctl_map.c), the work queue (gcp_ctl_queue.c) and quantities
- * (gcp_quantity.c).
+ * (core/gcp_ctl_map.c), the work queue (gcp_ctl_queue.c), the step runner
+ * of syncs (gcp_ctl_steps.c) and quantities (gcp_quantity.c).
  */
 
 #include <stdarg.h>
@@ -360,12 +360,129 @@ test_quantity(void **state)
 }
 
 
+/* A sync driven by the step runner. */
+typedef struct {
+    gcp_arena_t      *arena;        /* the sync's; NULL once ended */
+    gcp_ctl_steps_t  *steps;        /* in the arena */
+    size_t            ran;          /* steps run */
+    size_t            lasts;        /* last steps run */
+    size_t            last_next;    /* steps->next in the last step */
+    int               depth;
+    int               max_depth;
+    size_t            wait_at;      /* this step waits for a callback */
+    size_t            end_at;       /* this step ends the sync */
+} t_sync_t;
+
+
+static void
+t_step(void *data)
+{
+    t_sync_t  *t = data;
+    size_t     i = t->steps->next;
+
+    t->ran++;
+    t->depth++;
+    t->max_depth = t->depth > t->max_depth ? t->depth : t->max_depth;
+
+    if (i == t->end_at) {
+        gcp_arena_destroy(t->arena);
+        t->arena = NULL;
+        t->depth--;
+        return;
+    }
+
+    if (i != t->wait_at) {
+        /* completes at once: calls back into the runner */
+        t->steps->next++;
+        gcp_ctl_steps_run(t->steps);
+    }
+
+    t->depth--;
+}
+
+
+static void
+t_last(void *data)
+{
+    t_sync_t  *t = data;
+
+    t->lasts++;
+    t->last_next = t->steps->next;
+
+    gcp_arena_destroy(t->arena);
+    t->arena = NULL;
+}
+
+
+static void
+t_sync_start(t_sync_t *t, size_t n, size_t wait_at, size_t end_at)
+{
+    memset(t, 0, sizeof(t_sync_t));
+    t->wait_at = wait_at;
+    t->end_at = end_at;
+    t->arena = gcp_arena_create(0);
+    assert_non_null(t->arena);
+    t->steps = gcp_calloc(t->arena, sizeof(gcp_ctl_steps_t));
+    assert_non_null(t->steps);
+    assert_int_equal(gcp_ctl_steps_init(t->steps, t->arena, n, t_step,
+                                        t_last, t),
+                     GCP_OK);
+
+    gcp_ctl_steps_run(t->steps);
+}
+
+
+static void
+test_steps(void **state)
+{
+    t_sync_t  t;
+
+    /* many steps completing at once: one frame deep, then the last */
+
+    t_sync_start(&t, 100000, (size_t) -1, (size_t) -1);
+    assert_int_equal(t.ran, 100000);
+    assert_int_equal(t.max_depth, 1);
+    assert_int_equal(t.lasts, 1);
+    assert_int_equal(t.last_next, 100000);
+    assert_null(t.arena);
+
+    /* no step: the last one at once */
+
+    t_sync_start(&t, 0, (size_t) -1, (size_t) -1);
+    assert_int_equal(t.ran, 0);
+    assert_int_equal(t.lasts, 1);
+    assert_int_equal(t.last_next, 0);
+
+    /* step 3 waits; its callback resumes the run */
+
+    t_sync_start(&t, 6, 3, (size_t) -1);
+    assert_int_equal(t.ran, 4);
+    assert_int_equal(t.lasts, 0);
+    assert_int_equal(t.steps->next, 3);
+
+    t.steps->next++;
+    gcp_ctl_steps_run(t.steps);
+    assert_int_equal(t.ran, 6);
+    assert_int_equal(t.max_depth, 1);
+    assert_int_equal(t.lasts, 1);
+    assert_int_equal(t.last_next, 6);
+
+    /* step 2 ends the sync (its arena, and the runner in it, go) */
+
+    t_sync_start(&t, 6, (size_t) -1, 2);
+    assert_int_equal(t.ran, 3);
+    assert_int_equal(t.lasts, 0);
+    assert_null(t.arena);
+}
+
+
 int
 main(void)
 {
     const struct CMUnitTest  tests[] = {
         cmocka_unit_test(test_map),
         cmocka_unit_test(test_queue),
+        cmocka_unit_test(test_steps),
         cmocka_unit_test(test_quantity),
     };
 

@@ -221,7 +221,6 @@ static void
 test_status_unknown(void **state)
 {
     api_env_t          *env = api_env_create();
-    api_resp_t         *r;
     gcp_ctl_manager_t  *m;
 
     /* no quota controller: nobody computes the usage */
@@ -241,11 +240,9 @@ test_status_unknown(void **state)
                           "{\"hard\":{\"configmaps\":\"5\","
                           "\"count/configmaps\":\"5\"}}}", 200));
 
-    r = ctl_req(env, "POST", CMS, "{\"metadata\":{\"name\":\"b\"}}", 403);
-    assert_string_equal(ctl_str(r->json, "message"),
-                        "configmaps \"b\" is forbidden: status unknown for "
-                        "quota: q, resources: configmaps,count/configmaps");
-    api_resp_free(r);
+    ctl_req_msg(env, "POST", CMS, "{\"metadata\":{\"name\":\"b\"}}", 403,
+                "configmaps \"b\" is forbidden: status unknown for "
+                "quota: q, resources: configmaps,count/configmaps");
 
     ctl_stop(env, m);
     api_env_destroy(env);
@@ -330,38 +327,32 @@ test_validation(void **state)
 
     setup_ns(env);
 
-    r = ctl_req(env, "POST", QUOTAS, "{\"metadata\":{\"name\":\"q\"},"
+    ctl_req_msg(env, "POST", QUOTAS, "{\"metadata\":{\"name\":\"q\"},"
                 "\"spec\":{\"hard\":{\"configmaps\":\"-1\","
-                "\"foo\":\"1\",\"secrets\":\"1500m\"}}}", 422);
-    assert_string_equal(ctl_str(r->json, "message"),
-                        "ResourceQuota \"q\" is invalid: ["
-                        "spec.hard[configmaps]: Invalid value: \"-1\": must "
-                        "be greater than or equal to 0, spec.hard[foo]: "
-                        "Invalid value: \"foo\": must be a standard "
-                        "resource type or fully qualified, spec.hard[foo]: "
-                        "Invalid value: \"foo\": must be a standard "
-                        "resource for quota, spec.hard[secrets]: Invalid "
-                        "value: \"1500m\": must be an integer]");
-    api_resp_free(r);
+                "\"foo\":\"1\",\"secrets\":\"1500m\"}}}", 422,
+                "ResourceQuota \"q\" is invalid: ["
+                "spec.hard[configmaps]: Invalid value: \"-1\": must "
+                "be greater than or equal to 0, spec.hard[foo]: "
+                "Invalid value: \"foo\": must be a standard "
+                "resource type or fully qualified, spec.hard[foo]: "
+                "Invalid value: \"foo\": must be a standard "
+                "resource for quota, spec.hard[secrets]: Invalid "
+                "value: \"1500m\": must be an integer]");
 
-    r = ctl_req(env, "POST", QUOTAS, "{\"metadata\":{\"name\":\"q\"},"
-                "\"spec\":{\"hard\":{\"configmaps\":\"x\"}}}", 400);
-    assert_string_equal(ctl_str(r->json, "message"),
-                        "ResourceQuota in version \"v1\" cannot be handled "
-                        "as a ResourceQuota: quantities must match the "
-                        "regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*"
-                        "[-+]?[0-9]*)$'");
-    api_resp_free(r);
+    ctl_req_msg(env, "POST", QUOTAS, "{\"metadata\":{\"name\":\"q\"},"
+                "\"spec\":{\"hard\":{\"configmaps\":\"x\"}}}", 400,
+                "ResourceQuota in version \"v1\" cannot be handled "
+                "as a ResourceQuota: quantities must match the "
+                "regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*"
+                "[-+]?[0-9]*)$'");
 
-    r = ctl_req(env, "POST", QUOTAS, "{\"metadata\":{\"name\":\"q\"},"
+    ctl_req_msg(env, "POST", QUOTAS, "{\"metadata\":{\"name\":\"q\"},"
                 "\"spec\":{\"hard\":{\"configmaps\":\"1\"},\"scopes\":"
-                "[\"Terminating\"]}}", 422);
-    assert_string_equal(ctl_str(r->json, "message"),
-                        "ResourceQuota \"q\" is invalid: spec.scopes: "
-                        "Invalid value: []core.ResourceQuotaScope"
-                        "{\"Terminating\"}: unsupported scope applied to "
-                        "resource");
-    api_resp_free(r);
+                "[\"Terminating\"]}}", 422,
+                "ResourceQuota \"q\" is invalid: spec.scopes: "
+                "Invalid value: []core.ResourceQuotaScope"
+                "{\"Terminating\"}: unsupported scope applied to "
+                "resource");
 
     /* scopes are immutable */
 
