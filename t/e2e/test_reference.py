@@ -135,6 +135,503 @@ ROOT_CA = {'apiVersion': 'v1',
           'data': {'ca.crt': '@T2@'}}
 
 
+# The aggregated discovery documents (apidiscovery.k8s.io/v2), served
+# alike as v2beta1 but for the apiVersion.
+DISC_V2_API = {
+ "kind": "APIGroupDiscoveryList",
+ "apiVersion": "apidiscovery.k8s.io/v2",
+ "metadata": {},
+ "items": [
+  {
+   "metadata": {
+    "creationTimestamp": None
+   },
+   "versions": [
+    {
+     "version": "v1",
+     "resources": [
+      {
+       "resource": "configmaps",
+       "responseKind": {
+        "group": "",
+        "version": "",
+        "kind": "ConfigMap"
+       },
+       "scope": "Namespaced",
+       "singularResource": "configmap",
+       "verbs": [
+        "create",
+        "delete",
+        "deletecollection",
+        "get",
+        "list",
+        "patch",
+        "update",
+        "watch"
+       ],
+       "shortNames": [
+        "cm"
+       ]
+      },
+      {
+       "resource": "events",
+       "responseKind": {
+        "group": "",
+        "version": "",
+        "kind": "Event"
+       },
+       "scope": "Namespaced",
+       "singularResource": "event",
+       "verbs": [
+        "create",
+        "delete",
+        "deletecollection",
+        "get",
+        "list",
+        "patch",
+        "update",
+        "watch"
+       ],
+       "shortNames": [
+        "ev"
+       ]
+      },
+      {
+       "resource": "namespaces",
+       "responseKind": {
+        "group": "",
+        "version": "",
+        "kind": "Namespace"
+       },
+       "scope": "Cluster",
+       "singularResource": "namespace",
+       "verbs": [
+        "create",
+        "delete",
+        "get",
+        "list",
+        "patch",
+        "update",
+        "watch"
+       ],
+       "shortNames": [
+        "ns"
+       ],
+       "subresources": [
+        {
+         "subresource": "finalize",
+         "responseKind": {
+          "group": "",
+          "version": "",
+          "kind": "Namespace"
+         },
+         "verbs": [
+          "update"
+         ]
+        },
+        {
+         "subresource": "status",
+         "responseKind": {
+          "group": "",
+          "version": "",
+          "kind": "Namespace"
+         },
+         "verbs": [
+          "get",
+          "patch",
+          "update"
+         ]
+        }
+       ]
+      },
+      {
+       "resource": "resourcequotas",
+       "responseKind": {
+        "group": "",
+        "version": "",
+        "kind": "ResourceQuota"
+       },
+       "scope": "Namespaced",
+       "singularResource": "resourcequota",
+       "verbs": [
+        "create",
+        "delete",
+        "deletecollection",
+        "get",
+        "list",
+        "patch",
+        "update",
+        "watch"
+       ],
+       "shortNames": [
+        "quota"
+       ],
+       "subresources": [
+        {
+         "subresource": "status",
+         "responseKind": {
+          "group": "",
+          "version": "",
+          "kind": "ResourceQuota"
+         },
+         "verbs": [
+          "get",
+          "patch",
+          "update"
+         ]
+        }
+       ]
+      },
+      {
+       "resource": "secrets",
+       "responseKind": {
+        "group": "",
+        "version": "",
+        "kind": "Secret"
+       },
+       "scope": "Namespaced",
+       "singularResource": "secret",
+       "verbs": [
+        "create",
+        "delete",
+        "deletecollection",
+        "get",
+        "list",
+        "patch",
+        "update",
+        "watch"
+       ]
+      },
+      {
+       "resource": "serviceaccounts",
+       "responseKind": {
+        "group": "",
+        "version": "",
+        "kind": "ServiceAccount"
+       },
+       "scope": "Namespaced",
+       "singularResource": "serviceaccount",
+       "verbs": [
+        "create",
+        "delete",
+        "deletecollection",
+        "get",
+        "list",
+        "patch",
+        "update",
+        "watch"
+       ],
+       "shortNames": [
+        "sa"
+       ],
+       "subresources": [
+        {
+         "subresource": "token",
+         "responseKind": {
+          "group": "authentication.k8s.io",
+          "version": "v1",
+          "kind": "TokenRequest"
+         },
+         "verbs": [
+          "create"
+         ]
+        }
+       ]
+      }
+     ],
+     "freshness": "Current"
+    }
+   ]
+  }
+ ]
+}
+
+DISC_V2_APIS = {
+ "kind": "APIGroupDiscoveryList",
+ "apiVersion": "apidiscovery.k8s.io/v2",
+ "metadata": {},
+ "items": [
+  {
+   "metadata": {
+    "name": "events.k8s.io",
+    "creationTimestamp": None
+   },
+   "versions": [
+    {
+     "version": "v1",
+     "resources": [
+      {
+       "resource": "events",
+       "responseKind": {
+        "group": "",
+        "version": "",
+        "kind": "Event"
+       },
+       "scope": "Namespaced",
+       "singularResource": "event",
+       "verbs": [
+        "create",
+        "delete",
+        "deletecollection",
+        "get",
+        "list",
+        "patch",
+        "update",
+        "watch"
+       ],
+       "shortNames": [
+        "ev"
+       ]
+      }
+     ],
+     "freshness": "Current"
+    }
+   ]
+  },
+  {
+   "metadata": {
+    "name": "authentication.k8s.io",
+    "creationTimestamp": None
+   },
+   "versions": [
+    {
+     "version": "v1",
+     "resources": [
+      {
+       "resource": "selfsubjectreviews",
+       "responseKind": {
+        "group": "",
+        "version": "",
+        "kind": "SelfSubjectReview"
+       },
+       "scope": "Cluster",
+       "singularResource": "selfsubjectreview",
+       "verbs": [
+        "create"
+       ]
+      },
+      {
+       "resource": "tokenreviews",
+       "responseKind": {
+        "group": "",
+        "version": "",
+        "kind": "TokenReview"
+       },
+       "scope": "Cluster",
+       "singularResource": "tokenreview",
+       "verbs": [
+        "create"
+       ]
+      }
+     ],
+     "freshness": "Current"
+    }
+   ]
+  },
+  {
+   "metadata": {
+    "name": "authorization.k8s.io",
+    "creationTimestamp": None
+   },
+   "versions": [
+    {
+     "version": "v1",
+     "resources": [
+      {
+       "resource": "localsubjectaccessreviews",
+       "responseKind": {
+        "group": "",
+        "version": "",
+        "kind": "LocalSubjectAccessReview"
+       },
+       "scope": "Namespaced",
+       "singularResource": "localsubjectaccessreview",
+       "verbs": [
+        "create"
+       ]
+      },
+      {
+       "resource": "selfsubjectaccessreviews",
+       "responseKind": {
+        "group": "",
+        "version": "",
+        "kind": "SelfSubjectAccessReview"
+       },
+       "scope": "Cluster",
+       "singularResource": "selfsubjectaccessreview",
+       "verbs": [
+        "create"
+       ]
+      },
+      {
+       "resource": "selfsubjectrulesreviews",
+       "responseKind": {
+        "group": "",
+        "version": "",
+        "kind": "SelfSubjectRulesReview"
+       },
+       "scope": "Cluster",
+       "singularResource": "selfsubjectrulesreview",
+       "verbs": [
+        "create"
+       ]
+      },
+      {
+       "resource": "subjectaccessreviews",
+       "responseKind": {
+        "group": "",
+        "version": "",
+        "kind": "SubjectAccessReview"
+       },
+       "scope": "Cluster",
+       "singularResource": "subjectaccessreview",
+       "verbs": [
+        "create"
+       ]
+      }
+     ],
+     "freshness": "Current"
+    }
+   ]
+  },
+  {
+   "metadata": {
+    "name": "rbac.authorization.k8s.io",
+    "creationTimestamp": None
+   },
+   "versions": [
+    {
+     "version": "v1",
+     "resources": [
+      {
+       "resource": "clusterrolebindings",
+       "responseKind": {
+        "group": "",
+        "version": "",
+        "kind": "ClusterRoleBinding"
+       },
+       "scope": "Cluster",
+       "singularResource": "clusterrolebinding",
+       "verbs": [
+        "create",
+        "delete",
+        "deletecollection",
+        "get",
+        "list",
+        "patch",
+        "update",
+        "watch"
+       ]
+      },
+      {
+       "resource": "clusterroles",
+       "responseKind": {
+        "group": "",
+        "version": "",
+        "kind": "ClusterRole"
+       },
+       "scope": "Cluster",
+       "singularResource": "clusterrole",
+       "verbs": [
+        "create",
+        "delete",
+        "deletecollection",
+        "get",
+        "list",
+        "patch",
+        "update",
+        "watch"
+       ]
+      },
+      {
+       "resource": "rolebindings",
+       "responseKind": {
+        "group": "",
+        "version": "",
+        "kind": "RoleBinding"
+       },
+       "scope": "Namespaced",
+       "singularResource": "rolebinding",
+       "verbs": [
+        "create",
+        "delete",
+        "deletecollection",
+        "get",
+        "list",
+        "patch",
+        "update",
+        "watch"
+       ]
+      },
+      {
+       "resource": "roles",
+       "responseKind": {
+        "group": "",
+        "version": "",
+        "kind": "Role"
+       },
+       "scope": "Namespaced",
+       "singularResource": "role",
+       "verbs": [
+        "create",
+        "delete",
+        "deletecollection",
+        "get",
+        "list",
+        "patch",
+        "update",
+        "watch"
+       ]
+      }
+     ],
+     "freshness": "Current"
+    }
+   ]
+  },
+  {
+   "metadata": {
+    "name": "coordination.k8s.io",
+    "creationTimestamp": None
+   },
+   "versions": [
+    {
+     "version": "v1",
+     "resources": [
+      {
+       "resource": "leases",
+       "responseKind": {
+        "group": "",
+        "version": "",
+        "kind": "Lease"
+       },
+       "scope": "Namespaced",
+       "singularResource": "lease",
+       "verbs": [
+        "create",
+        "delete",
+        "deletecollection",
+        "get",
+        "list",
+        "patch",
+        "update",
+        "watch"
+       ]
+      }
+     ],
+     "freshness": "Current"
+    }
+   ]
+  }
+ ]
+}
+
+
+def as_v2beta1(doc):
+    """The v2beta1 form of an aggregated discovery document."""
+    return json.loads(json.dumps(doc).replace(
+        '"apidiscovery.k8s.io/v2"', '"apidiscovery.k8s.io/v2beta1"'))
+
+
 STEPS = [
     Case(name='01-discovery-api',
          method='GET',
@@ -568,214 +1065,7 @@ STEPS = [
               'Etag': ['"416E0499D1F65AA564335035DFF44D8BBE7D2047B4F0C86A523C2EF78F7B414ACE732265E5B95DA21ED352C2F22294CF0D24A3C657D124D9C4902BC8D4ABFCBA"'],
               'Vary': ['Accept']},
          kind='json',
-         expect={
-               "kind": "APIGroupDiscoveryList",
-               "apiVersion": "apidiscovery.k8s.io/v2",
-               "metadata": {},
-               "items": [
-                {
-                 "metadata": {
-                  "creationTimestamp": None
-                 },
-                 "versions": [
-                  {
-                   "version": "v1",
-                   "resources": [
-                    {
-                     "resource": "configmaps",
-                     "responseKind": {
-                      "group": "",
-                      "version": "",
-                      "kind": "ConfigMap"
-                     },
-                     "scope": "Namespaced",
-                     "singularResource": "configmap",
-                     "verbs": [
-                      "create",
-                      "delete",
-                      "deletecollection",
-                      "get",
-                      "list",
-                      "patch",
-                      "update",
-                      "watch"
-                     ],
-                     "shortNames": [
-                      "cm"
-                     ]
-                    },
-                    {
-                     "resource": "events",
-                     "responseKind": {
-                      "group": "",
-                      "version": "",
-                      "kind": "Event"
-                     },
-                     "scope": "Namespaced",
-                     "singularResource": "event",
-                     "verbs": [
-                      "create",
-                      "delete",
-                      "deletecollection",
-                      "get",
-                      "list",
-                      "patch",
-                      "update",
-                      "watch"
-                     ],
-                     "shortNames": [
-                      "ev"
-                     ]
-                    },
-                    {
-                     "resource": "namespaces",
-                     "responseKind": {
-                      "group": "",
-                      "version": "",
-                      "kind": "Namespace"
-                     },
-                     "scope": "Cluster",
-                     "singularResource": "namespace",
-                     "verbs": [
-                      "create",
-                      "delete",
-                      "get",
-                      "list",
-                      "patch",
-                      "update",
-                      "watch"
-                     ],
-                     "shortNames": [
-                      "ns"
-                     ],
-                     "subresources": [
-                      {
-                       "subresource": "finalize",
-                       "responseKind": {
-                        "group": "",
-                        "version": "",
-                        "kind": "Namespace"
-                       },
-                       "verbs": [
-                        "update"
-                       ]
-                      },
-                      {
-                       "subresource": "status",
-                       "responseKind": {
-                        "group": "",
-                        "version": "",
-                        "kind": "Namespace"
-                       },
-                       "verbs": [
-                        "get",
-                        "patch",
-                        "update"
-                       ]
-                      }
-                     ]
-                    },
-                    {
-                     "resource": "resourcequotas",
-                     "responseKind": {
-                      "group": "",
-                      "version": "",
-                      "kind": "ResourceQuota"
-                     },
-                     "scope": "Namespaced",
-                     "singularResource": "resourcequota",
-                     "verbs": [
-                      "create",
-                      "delete",
-                      "deletecollection",
-                      "get",
-                      "list",
-                      "patch",
-                      "update",
-                      "watch"
-                     ],
-                     "shortNames": [
-                      "quota"
-                     ],
-                     "subresources": [
-                      {
-                       "subresource": "status",
-                       "responseKind": {
-                        "group": "",
-                        "version": "",
-                        "kind": "ResourceQuota"
-                       },
-                       "verbs": [
-                        "get",
-                        "patch",
-                        "update"
-                       ]
-                      }
-                     ]
-                    },
-                    {
-                     "resource": "secrets",
-                     "responseKind": {
-                      "group": "",
-                      "version": "",
-                      "kind": "Secret"
-                     },
-                     "scope": "Namespaced",
-                     "singularResource": "secret",
-                     "verbs": [
-                      "create",
-                      "delete",
-                      "deletecollection",
-                      "get",
-                      "list",
-                      "patch",
-                      "update",
-                      "watch"
-                     ]
-                    },
-                    {
-                     "resource": "serviceaccounts",
-                     "responseKind": {
-                      "group": "",
-                      "version": "",
-                      "kind": "ServiceAccount"
-                     },
-                     "scope": "Namespaced",
-                     "singularResource": "serviceaccount",
-                     "verbs": [
-                      "create",
-                      "delete",
-                      "deletecollection",
-                      "get",
-                      "list",
-                      "patch",
-                      "update",
-                      "watch"
-                     ],
-                     "shortNames": [
-                      "sa"
-                     ],
-                     "subresources": [
-                      {
-                       "subresource": "token",
-                       "responseKind": {
-                        "group": "authentication.k8s.io",
-                        "version": "v1",
-                        "kind": "TokenRequest"
-                       },
-                       "verbs": [
-                        "create"
-                       ]
-                      }
-                     ]
-                    }
-                   ],
-                   "freshness": "Current"
-                  }
-                 ]
-                }
-               ]
-              }),
+         expect=DISC_V2_API),
     Case(name='01-discovery-aggregated-v2-apis',
          method='GET',
          path='/apis',
@@ -786,284 +1076,7 @@ STEPS = [
               'Etag': ['"02560B8BA48B38BBB9976294C52103AE812784DA7B7B7A92E632921ABAF4C037E69F16E86DE071C9BAE76BC29A5301A6906B7AF8C09A593BAB2402AA8C621A66"'],
               'Vary': ['Accept']},
          kind='json',
-         expect={
-               "kind": "APIGroupDiscoveryList",
-               "apiVersion": "apidiscovery.k8s.io/v2",
-               "metadata": {},
-               "items": [
-                {
-                 "metadata": {
-                  "name": "events.k8s.io",
-                  "creationTimestamp": None
-                 },
-                 "versions": [
-                  {
-                   "version": "v1",
-                   "resources": [
-                    {
-                     "resource": "events",
-                     "responseKind": {
-                      "group": "",
-                      "version": "",
-                      "kind": "Event"
-                     },
-                     "scope": "Namespaced",
-                     "singularResource": "event",
-                     "verbs": [
-                      "create",
-                      "delete",
-                      "deletecollection",
-                      "get",
-                      "list",
-                      "patch",
-                      "update",
-                      "watch"
-                     ],
-                     "shortNames": [
-                      "ev"
-                     ]
-                    }
-                   ],
-                   "freshness": "Current"
-                  }
-                 ]
-                },
-                {
-                 "metadata": {
-                  "name": "authentication.k8s.io",
-                  "creationTimestamp": None
-                 },
-                 "versions": [
-                  {
-                   "version": "v1",
-                   "resources": [
-                    {
-                     "resource": "selfsubjectreviews",
-                     "responseKind": {
-                      "group": "",
-                      "version": "",
-                      "kind": "SelfSubjectReview"
-                     },
-                     "scope": "Cluster",
-                     "singularResource": "selfsubjectreview",
-                     "verbs": [
-                      "create"
-                     ]
-                    },
-                    {
-                     "resource": "tokenreviews",
-                     "responseKind": {
-                      "group": "",
-                      "version": "",
-                      "kind": "TokenReview"
-                     },
-                     "scope": "Cluster",
-                     "singularResource": "tokenreview",
-                     "verbs": [
-                      "create"
-                     ]
-                    }
-                   ],
-                   "freshness": "Current"
-                  }
-                 ]
-                },
-                {
-                 "metadata": {
-                  "name": "authorization.k8s.io",
-                  "creationTimestamp": None
-                 },
-                 "versions": [
-                  {
-                   "version": "v1",
-                   "resources": [
-                    {
-                     "resource": "localsubjectaccessreviews",
-                     "responseKind": {
-                      "group": "",
-                      "version": "",
-                      "kind": "LocalSubjectAccessReview"
-                     },
-                     "scope": "Namespaced",
-                     "singularResource": "localsubjectaccessreview",
-                     "verbs": [
-                      "create"
-                     ]
-                    },
-                    {
-                     "resource": "selfsubjectaccessreviews",
-                     "responseKind": {
-                      "group": "",
-                      "version": "",
-                      "kind": "SelfSubjectAccessReview"
-                     },
-                     "scope": "Cluster",
-                     "singularResource": "selfsubjectaccessreview",
-                     "verbs": [
-                      "create"
-                     ]
-                    },
-                    {
-                     "resource": "selfsubjectrulesreviews",
-                     "responseKind": {
-                      "group": "",
-                      "version": "",
-                      "kind": "SelfSubjectRulesReview"
-                     },
-                     "scope": "Cluster",
-                     "singularResource": "selfsubjectrulesreview",
-                     "verbs": [
-                      "create"
-                     ]
-                    },
-                    {
-                     "resource": "subjectaccessreviews",
-                     "responseKind": {
-                      "group": "",
-                      "version": "",
-                      "kind": "SubjectAccessReview"
-                     },
-                     "scope": "Cluster",
-                     "singularResource": "subjectaccessreview",
-                     "verbs": [
-                      "create"
-                     ]
-                    }
-                   ],
-                   "freshness": "Current"
-                  }
-                 ]
-                },
-                {
-                 "metadata": {
-                  "name": "rbac.authorization.k8s.io",
-                  "creationTimestamp": None
-                 },
-                 "versions": [
-                  {
-                   "version": "v1",
-                   "resources": [
-                    {
-                     "resource": "clusterrolebindings",
-                     "responseKind": {
-                      "group": "",
-                      "version": "",
-                      "kind": "ClusterRoleBinding"
-                     },
-                     "scope": "Cluster",
-                     "singularResource": "clusterrolebinding",
-                     "verbs": [
-                      "create",
-                      "delete",
-                      "deletecollection",
-                      "get",
-                      "list",
-                      "patch",
-                      "update",
-                      "watch"
-                     ]
-                    },
-                    {
-                     "resource": "clusterroles",
-                     "responseKind": {
-                      "group": "",
-                      "version": "",
-                      "kind": "ClusterRole"
-                     },
-                     "scope": "Cluster",
-                     "singularResource": "clusterrole",
-                     "verbs": [
-                      "create",
-                      "delete",
-                      "deletecollection",
-                      "get",
-                      "list",
-                      "patch",
-                      "update",
-                      "watch"
-                     ]
-                    },
-                    {
-                     "resource": "rolebindings",
-                     "responseKind": {
-                      "group": "",
-                      "version": "",
-                      "kind": "RoleBinding"
-                     },
-                     "scope": "Namespaced",
-                     "singularResource": "rolebinding",
-                     "verbs": [
-                      "create",
-                      "delete",
-                      "deletecollection",
-                      "get",
-                      "list",
-                      "patch",
-                      "update",
-                      "watch"
-                     ]
-                    },
-                    {
-                     "resource": "roles",
-                     "responseKind": {
-                      "group": "",
-                      "version": "",
-                      "kind": "Role"
-                     },
-                     "scope": "Namespaced",
-                     "singularResource": "role",
-                     "verbs": [
-                      "create",
-                      "delete",
-                      "deletecollection",
-                      "get",
-                      "list",
-                      "patch",
-                      "update",
-                      "watch"
-                     ]
-                    }
-                   ],
-                   "freshness": "Current"
-                  }
-                 ]
-                },
-                {
-                 "metadata": {
-                  "name": "coordination.k8s.io",
-                  "creationTimestamp": None
-                 },
-                 "versions": [
-                  {
-                   "version": "v1",
-                   "resources": [
-                    {
-                     "resource": "leases",
-                     "responseKind": {
-                      "group": "",
-                      "version": "",
-                      "kind": "Lease"
-                     },
-                     "scope": "Namespaced",
-                     "singularResource": "lease",
-                     "verbs": [
-                      "create",
-                      "delete",
-                      "deletecollection",
-                      "get",
-                      "list",
-                      "patch",
-                      "update",
-                      "watch"
-                     ]
-                    }
-                   ],
-                   "freshness": "Current"
-                  }
-                 ]
-                }
-               ]
-              },
+         expect=DISC_V2_APIS,
          save={'apis_etag': '@Etag'}),
     Case(name='01-discovery-aggregated-v2-apis-if-none-match',
          method='GET',
@@ -1086,214 +1099,7 @@ STEPS = [
               'Etag': ['"416E0499D1F65AA564335035DFF44D8BBE7D2047B4F0C86A523C2EF78F7B414ACE732265E5B95DA21ED352C2F22294CF0D24A3C657D124D9C4902BC8D4ABFCBA"'],
               'Vary': ['Accept']},
          kind='json',
-         expect={
-               "kind": "APIGroupDiscoveryList",
-               "apiVersion": "apidiscovery.k8s.io/v2beta1",
-               "metadata": {},
-               "items": [
-                {
-                 "metadata": {
-                  "creationTimestamp": None
-                 },
-                 "versions": [
-                  {
-                   "version": "v1",
-                   "resources": [
-                    {
-                     "resource": "configmaps",
-                     "responseKind": {
-                      "group": "",
-                      "version": "",
-                      "kind": "ConfigMap"
-                     },
-                     "scope": "Namespaced",
-                     "singularResource": "configmap",
-                     "verbs": [
-                      "create",
-                      "delete",
-                      "deletecollection",
-                      "get",
-                      "list",
-                      "patch",
-                      "update",
-                      "watch"
-                     ],
-                     "shortNames": [
-                      "cm"
-                     ]
-                    },
-                    {
-                     "resource": "events",
-                     "responseKind": {
-                      "group": "",
-                      "version": "",
-                      "kind": "Event"
-                     },
-                     "scope": "Namespaced",
-                     "singularResource": "event",
-                     "verbs": [
-                      "create",
-                      "delete",
-                      "deletecollection",
-                      "get",
-                      "list",
-                      "patch",
-                      "update",
-                      "watch"
-                     ],
-                     "shortNames": [
-                      "ev"
-                     ]
-                    },
-                    {
-                     "resource": "namespaces",
-                     "responseKind": {
-                      "group": "",
-                      "version": "",
-                      "kind": "Namespace"
-                     },
-                     "scope": "Cluster",
-                     "singularResource": "namespace",
-                     "verbs": [
-                      "create",
-                      "delete",
-                      "get",
-                      "list",
-                      "patch",
-                      "update",
-                      "watch"
-                     ],
-                     "shortNames": [
-                      "ns"
-                     ],
-                     "subresources": [
-                      {
-                       "subresource": "finalize",
-                       "responseKind": {
-                        "group": "",
-                        "version": "",
-                        "kind": "Namespace"
-                       },
-                       "verbs": [
-                        "update"
-                       ]
-                      },
-                      {
-                       "subresource": "status",
-                       "responseKind": {
-                        "group": "",
-                        "version": "",
-                        "kind": "Namespace"
-                       },
-                       "verbs": [
-                        "get",
-                        "patch",
-                        "update"
-                       ]
-                      }
-                     ]
-                    },
-                    {
-                     "resource": "resourcequotas",
-                     "responseKind": {
-                      "group": "",
-                      "version": "",
-                      "kind": "ResourceQuota"
-                     },
-                     "scope": "Namespaced",
-                     "singularResource": "resourcequota",
-                     "verbs": [
-                      "create",
-                      "delete",
-                      "deletecollection",
-                      "get",
-                      "list",
-                      "patch",
-                      "update",
-                      "watch"
-                     ],
-                     "shortNames": [
-                      "quota"
-                     ],
-                     "subresources": [
-                      {
-                       "subresource": "status",
-                       "responseKind": {
-                        "group": "",
-                        "version": "",
-                        "kind": "ResourceQuota"
-                       },
-                       "verbs": [
-                        "get",
-                        "patch",
-                        "update"
-                       ]
-                      }
-                     ]
-                    },
-                    {
-                     "resource": "secrets",
-                     "responseKind": {
-                      "group": "",
-                      "version": "",
-                      "kind": "Secret"
-                     },
-                     "scope": "Namespaced",
-                     "singularResource": "secret",
-                     "verbs": [
-                      "create",
-                      "delete",
-                      "deletecollection",
-                      "get",
-                      "list",
-                      "patch",
-                      "update",
-                      "watch"
-                     ]
-                    },
-                    {
-                     "resource": "serviceaccounts",
-                     "responseKind": {
-                      "group": "",
-                      "version": "",
-                      "kind": "ServiceAccount"
-                     },
-                     "scope": "Namespaced",
-                     "singularResource": "serviceaccount",
-                     "verbs": [
-                      "create",
-                      "delete",
-                      "deletecollection",
-                      "get",
-                      "list",
-                      "patch",
-                      "update",
-                      "watch"
-                     ],
-                     "shortNames": [
-                      "sa"
-                     ],
-                     "subresources": [
-                      {
-                       "subresource": "token",
-                       "responseKind": {
-                        "group": "authentication.k8s.io",
-                        "version": "v1",
-                        "kind": "TokenRequest"
-                       },
-                       "verbs": [
-                        "create"
-                       ]
-                      }
-                     ]
-                    }
-                   ],
-                   "freshness": "Current"
-                  }
-                 ]
-                }
-               ]
-              }),
+         expect=as_v2beta1(DISC_V2_API)),
     Case(name='01-discovery-aggregated-v2beta1-apis',
          method='GET',
          path='/apis',
@@ -1304,284 +1110,7 @@ STEPS = [
               'Etag': ['"02560B8BA48B38BBB9976294C52103AE812784DA7B7B7A92E632921ABAF4C037E69F16E86DE071C9BAE76BC29A5301A6906B7AF8C09A593BAB2402AA8C621A66"'],
               'Vary': ['Accept']},
          kind='json',
-         expect={
-               "kind": "APIGroupDiscoveryList",
-               "apiVersion": "apidiscovery.k8s.io/v2beta1",
-               "metadata": {},
-               "items": [
-                {
-                 "metadata": {
-                  "name": "events.k8s.io",
-                  "creationTimestamp": None
-                 },
-                 "versions": [
-                  {
-                   "version": "v1",
-                   "resources": [
-                    {
-                     "resource": "events",
-                     "responseKind": {
-                      "group": "",
-                      "version": "",
-                      "kind": "Event"
-                     },
-                     "scope": "Namespaced",
-                     "singularResource": "event",
-                     "verbs": [
-                      "create",
-                      "delete",
-                      "deletecollection",
-                      "get",
-                      "list",
-                      "patch",
-                      "update",
-                      "watch"
-                     ],
-                     "shortNames": [
-                      "ev"
-                     ]
-                    }
-                   ],
-                   "freshness": "Current"
-                  }
-                 ]
-                },
-                {
-                 "metadata": {
-                  "name": "authentication.k8s.io",
-                  "creationTimestamp": None
-                 },
-                 "versions": [
-                  {
-                   "version": "v1",
-                   "resources": [
-                    {
-                     "resource": "selfsubjectreviews",
-                     "responseKind": {
-                      "group": "",
-                      "version": "",
-                      "kind": "SelfSubjectReview"
-                     },
-                     "scope": "Cluster",
-                     "singularResource": "selfsubjectreview",
-                     "verbs": [
-                      "create"
-                     ]
-                    },
-                    {
-                     "resource": "tokenreviews",
-                     "responseKind": {
-                      "group": "",
-                      "version": "",
-                      "kind": "TokenReview"
-                     },
-                     "scope": "Cluster",
-                     "singularResource": "tokenreview",
-                     "verbs": [
-                      "create"
-                     ]
-                    }
-                   ],
-                   "freshness": "Current"
-                  }
-                 ]
-                },
-                {
-                 "metadata": {
-                  "name": "authorization.k8s.io",
-                  "creationTimestamp": None
-                 },
-                 "versions": [
-                  {
-                   "version": "v1",
-                   "resources": [
-                    {
-                     "resource": "localsubjectaccessreviews",
-                     "responseKind": {
-                      "group": "",
-                      "version": "",
-                      "kind": "LocalSubjectAccessReview"
-                     },
-                     "scope": "Namespaced",
-                     "singularResource": "localsubjectaccessreview",
-                     "verbs": [
-                      "create"
-                     ]
-                    },
-                    {
-                     "resource": "selfsubjectaccessreviews",
-                     "responseKind": {
-                      "group": "",
-                      "version": "",
-                      "kind": "SelfSubjectAccessReview"
-                     },
-                     "scope": "Cluster",
-                     "singularResource": "selfsubjectaccessreview",
-                     "verbs": [
-                      "create"
-                     ]
-                    },
-                    {
-                     "resource": "selfsubjectrulesreviews",
-                     "responseKind": {
-                      "group": "",
-                      "version": "",
-                      "kind": "SelfSubjectRulesReview"
-                     },
-                     "scope": "Cluster",
-                     "singularResource": "selfsubjectrulesreview",
-                     "verbs": [
-                      "create"
-                     ]
-                    },
-                    {
-                     "resource": "subjectaccessreviews",
-                     "responseKind": {
-                      "group": "",
-                      "version": "",
-                      "kind": "SubjectAccessReview"
-                     },
-                     "scope": "Cluster",
-                     "singularResource": "subjectaccessreview",
-                     "verbs": [
-                      "create"
-                     ]
-                    }
-                   ],
-                   "freshness": "Current"
-                  }
-                 ]
-                },
-                {
-                 "metadata": {
-                  "name": "rbac.authorization.k8s.io",
-                  "creationTimestamp": None
-                 },
-                 "versions": [
-                  {
-                   "version": "v1",
-                   "resources": [
-                    {
-                     "resource": "clusterrolebindings",
-                     "responseKind": {
-                      "group": "",
-                      "version": "",
-                      "kind": "ClusterRoleBinding"
-                     },
-                     "scope": "Cluster",
-                     "singularResource": "clusterrolebinding",
-                     "verbs": [
-                      "create",
-                      "delete",
-                      "deletecollection",
-                      "get",
-                      "list",
-                      "patch",
-                      "update",
-                      "watch"
-                     ]
-                    },
-                    {
-                     "resource": "clusterroles",
-                     "responseKind": {
-                      "group": "",
-                      "version": "",
-                      "kind": "ClusterRole"
-                     },
-                     "scope": "Cluster",
-                     "singularResource": "clusterrole",
-                     "verbs": [
-                      "create",
-                      "delete",
-                      "deletecollection",
-                      "get",
-                      "list",
-                      "patch",
-                      "update",
-                      "watch"
-                     ]
-                    },
-                    {
-                     "resource": "rolebindings",
-                     "responseKind": {
-                      "group": "",
-                      "version": "",
-                      "kind": "RoleBinding"
-                     },
-                     "scope": "Namespaced",
-                     "singularResource": "rolebinding",
-                     "verbs": [
-                      "create",
-                      "delete",
-                      "deletecollection",
-                      "get",
-                      "list",
-                      "patch",
-                      "update",
-                      "watch"
-                     ]
-                    },
-                    {
-                     "resource": "roles",
-                     "responseKind": {
-                      "group": "",
-                      "version": "",
-                      "kind": "Role"
-                     },
-                     "scope": "Namespaced",
-                     "singularResource": "role",
-                     "verbs": [
-                      "create",
-                      "delete",
-                      "deletecollection",
-                      "get",
-                      "list",
-                      "patch",
-                      "update",
-                      "watch"
-                     ]
-                    }
-                   ],
-                   "freshness": "Current"
-                  }
-                 ]
-                },
-                {
-                 "metadata": {
-                  "name": "coordination.k8s.io",
-                  "creationTimestamp": None
-                 },
-                 "versions": [
-                  {
-                   "version": "v1",
-                   "resources": [
-                    {
-                     "resource": "leases",
-                     "responseKind": {
-                      "group": "",
-                      "version": "",
-                      "kind": "Lease"
-                     },
-                     "scope": "Namespaced",
-                     "singularResource": "lease",
-                     "verbs": [
-                      "create",
-                      "delete",
-                      "deletecollection",
-                      "get",
-                      "list",
-                      "patch",
-                      "update",
-                      "watch"
-                     ]
-                    }
-                   ],
-                   "freshness": "Current"
-                  }
-                 ]
-                }
-               ]
-              }),
+         expect=as_v2beta1(DISC_V2_APIS)),
     Case(name='01-discovery-aggregated-kubectl-accept-apis',
          method='GET',
          path='/apis',
@@ -1592,284 +1121,7 @@ STEPS = [
               'Etag': ['"02560B8BA48B38BBB9976294C52103AE812784DA7B7B7A92E632921ABAF4C037E69F16E86DE071C9BAE76BC29A5301A6906B7AF8C09A593BAB2402AA8C621A66"'],
               'Vary': ['Accept']},
          kind='json',
-         expect={
-               "kind": "APIGroupDiscoveryList",
-               "apiVersion": "apidiscovery.k8s.io/v2",
-               "metadata": {},
-               "items": [
-                {
-                 "metadata": {
-                  "name": "events.k8s.io",
-                  "creationTimestamp": None
-                 },
-                 "versions": [
-                  {
-                   "version": "v1",
-                   "resources": [
-                    {
-                     "resource": "events",
-                     "responseKind": {
-                      "group": "",
-                      "version": "",
-                      "kind": "Event"
-                     },
-                     "scope": "Namespaced",
-                     "singularResource": "event",
-                     "verbs": [
-                      "create",
-                      "delete",
-                      "deletecollection",
-                      "get",
-                      "list",
-                      "patch",
-                      "update",
-                      "watch"
-                     ],
-                     "shortNames": [
-                      "ev"
-                     ]
-                    }
-                   ],
-                   "freshness": "Current"
-                  }
-                 ]
-                },
-                {
-                 "metadata": {
-                  "name": "authentication.k8s.io",
-                  "creationTimestamp": None
-                 },
-                 "versions": [
-                  {
-                   "version": "v1",
-                   "resources": [
-                    {
-                     "resource": "selfsubjectreviews",
-                     "responseKind": {
-                      "group": "",
-                      "version": "",
-                      "kind": "SelfSubjectReview"
-                     },
-                     "scope": "Cluster",
-                     "singularResource": "selfsubjectreview",
-                     "verbs": [
-                      "create"
-                     ]
-                    },
-                    {
-                     "resource": "tokenreviews",
-                     "responseKind": {
-                      "group": "",
-                      "version": "",
-                      "kind": "TokenReview"
-                     },
-                     "scope": "Cluster",
-                     "singularResource": "tokenreview",
-                     "verbs": [
-                      "create"
-                     ]
-                    }
-                   ],
-                   "freshness": "Current"
-                  }
-                 ]
-                },
-                {
-                 "metadata": {
-                  "name": "authorization.k8s.io",
-                  "creationTimestamp": None
-                 },
-                 "versions": [
-                  {
-                   "version": "v1",
-                   "resources": [
-                    {
-                     "resource": "localsubjectaccessreviews",
-                     "responseKind": {
-                      "group": "",
-                      "version": "",
-                      "kind": "LocalSubjectAccessReview"
-                     },
-                     "scope": "Namespaced",
-                     "singularResource": "localsubjectaccessreview",
-                     "verbs": [
-                      "create"
-                     ]
-                    },
-                    {
-                     "resource": "selfsubjectaccessreviews",
-                     "responseKind": {
-                      "group": "",
-                      "version": "",
-                      "kind": "SelfSubjectAccessReview"
-                     },
-                     "scope": "Cluster",
-                     "singularResource": "selfsubjectaccessreview",
-                     "verbs": [
-                      "create"
-                     ]
-                    },
-                    {
-                     "resource": "selfsubjectrulesreviews",
-                     "responseKind": {
-                      "group": "",
-                      "version": "",
-                      "kind": "SelfSubjectRulesReview"
-                     },
-                     "scope": "Cluster",
-                     "singularResource": "selfsubjectrulesreview",
-                     "verbs": [
-                      "create"
-                     ]
-                    },
-                    {
-                     "resource": "subjectaccessreviews",
-                     "responseKind": {
-                      "group": "",
-                      "version": "",
-                      "kind": "SubjectAccessReview"
-                     },
-                     "scope": "Cluster",
-                     "singularResource": "subjectaccessreview",
-                     "verbs": [
-                      "create"
-                     ]
-                    }
-                   ],
-                   "freshness": "Current"
-                  }
-                 ]
-                },
-                {
-                 "metadata": {
-                  "name": "rbac.authorization.k8s.io",
-                  "creationTimestamp": None
-                 },
-                 "versions": [
-                  {
-                   "version": "v1",
-                   "resources": [
-                    {
-                     "resource": "clusterrolebindings",
-                     "responseKind": {
-                      "group": "",
-                      "version": "",
-                      "kind": "ClusterRoleBinding"
-                     },
-                     "scope": "Cluster",
-                     "singularResource": "clusterrolebinding",
-                     "verbs": [
-                      "create",
-                      "delete",
-                      "deletecollection",
-                      "get",
-                      "list",
-                      "patch",
-                      "update",
-                      "watch"
-                     ]
-                    },
-                    {
-                     "resource": "clusterroles",
-                     "responseKind": {
-                      "group": "",
-                      "version": "",
-                      "kind": "ClusterRole"
-                     },
-                     "scope": "Cluster",
-                     "singularResource": "clusterrole",
-                     "verbs": [
-                      "create",
-                      "delete",
-                      "deletecollection",
-                      "get",
-                      "list",
-                      "patch",
-                      "update",
-                      "watch"
-                     ]
-                    },
-                    {
-                     "resource": "rolebindings",
-                     "responseKind": {
-                      "group": "",
-                      "version": "",
-                      "kind": "RoleBinding"
-                     },
-                     "scope": "Namespaced",
-                     "singularResource": "rolebinding",
-                     "verbs": [
-                      "create",
-                      "delete",
-                      "deletecollection",
-                      "get",
-                      "list",
-                      "patch",
-                      "update",
-                      "watch"
-                     ]
-                    },
-                    {
-                     "resource": "roles",
-                     "responseKind": {
-                      "group": "",
-                      "version": "",
-                      "kind": "Role"
-                     },
-                     "scope": "Namespaced",
-                     "singularResource": "role",
-                     "verbs": [
-                      "create",
-                      "delete",
-                      "deletecollection",
-                      "get",
-                      "list",
-                      "patch",
-                      "update",
-                      "watch"
-                     ]
-                    }
-                   ],
-                   "freshness": "Current"
-                  }
-                 ]
-                },
-                {
-                 "metadata": {
-                  "name": "coordination.k8s.io",
-                  "creationTimestamp": None
-                 },
-                 "versions": [
-                  {
-                   "version": "v1",
-                   "resources": [
-                    {
-                     "resource": "leases",
-                     "responseKind": {
-                      "group": "",
-                      "version": "",
-                      "kind": "Lease"
-                     },
-                     "scope": "Namespaced",
-                     "singularResource": "lease",
-                     "verbs": [
-                      "create",
-                      "delete",
-                      "deletecollection",
-                      "get",
-                      "list",
-                      "patch",
-                      "update",
-                      "watch"
-                     ]
-                    }
-                   ],
-                   "freshness": "Current"
-                  }
-                 ]
-                }
-               ]
-              }),
+         expect=DISC_V2_APIS),
     Case(name='01-discovery-aggregated-unknown-version-apis',
          method='GET',
          path='/apis',
