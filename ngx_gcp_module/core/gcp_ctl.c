@@ -38,6 +38,8 @@ static const struct {
     { "root-ca-certificate-publisher-controller", "root-ca-cert-publisher",
       GCP_CTL_ROOT_CA },
     { "resourcequota-controller", "resourcequota", GCP_CTL_QUOTA },
+    { "clusterrole-aggregation-controller", "clusterrole-aggregation",
+      GCP_CTL_CLUSTERROLE_AGG },
 };
 
 

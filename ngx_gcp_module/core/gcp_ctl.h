@@ -3,7 +3,7 @@
  * The built-in controllers, as kube-controller-manager runs them for a
  * generic control plane: namespace deletion, garbage collection, the
  * default service account and the root CA config map of every namespace,
- * and resource quota status.
+ * resource quota status, and ClusterRole aggregation.
  *
  * They run inside one worker process of an instance (gcp_api_conf_t
  * .controllers), driven by store watches and timers, never blocking.
@@ -28,7 +28,9 @@
 #define GCP_CTL_ROOT_CA         0x08    /* root-ca-certificate-publisher- */
                                         /* controller */
 #define GCP_CTL_QUOTA           0x10    /* resourcequota-controller */
-#define GCP_CTL_ALL             0x1f
+#define GCP_CTL_CLUSTERROLE_AGG 0x20    /* clusterrole-aggregation- */
+                                        /* controller */
+#define GCP_CTL_ALL             0x3f
 
 
 typedef struct {
@@ -76,7 +78,8 @@ int gcp_ctl_leading(const gcp_ctl_manager_t *m);
  * "garbage-collector-controller" / "garbagecollector";
  * "serviceaccount-controller" / "serviceaccount";
  * "root-ca-certificate-publisher-controller" / "root-ca-cert-publisher";
- * "resourcequota-controller" / "resourcequota"), or 0.
+ * "resourcequota-controller" / "resourcequota";
+ * "clusterrole-aggregation-controller" / "clusterrole-aggregation"), or 0.
  */
 unsigned gcp_ctl_bit(const char *name, size_t len);
 

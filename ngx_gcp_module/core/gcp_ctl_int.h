@@ -22,7 +22,7 @@
 #include "gcp_registry.h"
 
 
-#define GCP_CTL_NCONTROLLERS   5
+#define GCP_CTL_NCONTROLLERS   6
 
 #define GCP_CTL_LEASE_MS       15000
 #define GCP_CTL_RENEW_MS       10000
@@ -69,7 +69,10 @@ json_t *gcp_ctl_event_obj(gcp_ctl_event_t *ev);
 json_t *gcp_ctl_event_prev(gcp_ctl_event_t *ev);
 
 
-/* A controller (gcp_ctl_ns.c, gcp_ctl_gc.c, ...). */
+/*
+ * A controller (gcp_ctl_ns.c, gcp_ctl_gc.c, ...).  create and free are
+ * required; any other function may be NULL (nothing to do).
+ */
 typedef struct {
     const char  *name;
     unsigned     bit;
@@ -102,6 +105,7 @@ extern const gcp_ctl_controller_t  gcp_ctl_gc_controller;
 extern const gcp_ctl_controller_t  gcp_ctl_sa_controller;
 extern const gcp_ctl_controller_t  gcp_ctl_root_ca_controller;
 extern const gcp_ctl_controller_t  gcp_ctl_quota_controller;
+extern const gcp_ctl_controller_t  gcp_ctl_cragg_controller;
 
 
 /* What the run knows of a namespace. */

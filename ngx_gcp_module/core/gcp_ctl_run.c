@@ -28,6 +28,7 @@ static const gcp_ctl_controller_t * const  gcp_ctl_all[] = {
     &gcp_ctl_sa_controller,
     &gcp_ctl_root_ca_controller,
     &gcp_ctl_quota_controller,
+    &gcp_ctl_cragg_controller,
 };
 
 
@@ -172,7 +173,9 @@ gcp_ctl_run_stop(gcp_ctl_t *ctl, void (*released)(void *arg), void *arg)
     gcp_ctl_informer_stop(ctl->informer);
 
     for (i = 0; i < ctl->n; i++) {
-        ctl->controllers[i]->stop(ctl->state[i]);
+        if (ctl->controllers[i]->stop) {
+            ctl->controllers[i]->stop(ctl->state[i]);
+        }
     }
 
     gcp_ctl_unref(ctl);
@@ -244,7 +247,9 @@ gcp_ctl_dispatch(gcp_ctl_t *ctl, gcp_ctl_event_t *ev)
     }
 
     for (i = 0; i < ctl->n; i++) {
-        ctl->controllers[i]->event(ctl->state[i], ev);
+        if (ctl->controllers[i]->event) {
+            ctl->controllers[i]->event(ctl->state[i], ev);
+        }
     }
 }
 

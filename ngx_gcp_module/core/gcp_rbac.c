@@ -12,7 +12,6 @@
 
 typedef struct {
     gcp_rbac_index_t  *index;
-    void              *aggregator;
 } gcp_rbac_state_t;
 
 
@@ -70,13 +69,6 @@ gcp_rbac_init(gcp_api_t *api)
         return GCP_ENOMEM;
     }
 
-    if (api->conf.controllers && st->aggregator == NULL) {
-        st->aggregator = gcp_rbac_aggregator_start(api);
-        if (st->aggregator == NULL) {
-            return GCP_ENOMEM;
-        }
-    }
-
     return GCP_OK;
 }
 
@@ -90,7 +82,6 @@ gcp_rbac_free(gcp_api_t *api)
         return;
     }
 
-    gcp_rbac_aggregator_stop(st->aggregator);
     gcp_rbac_index_free(st->index);
     free(st);
 

@@ -8,8 +8,8 @@
  * - the escalation checks of Role, ClusterRole, RoleBinding and
  *   ClusterRoleBinding writes, a validating admission plugin
  *   (gcp_rbac_escalation.c);
- * - the ClusterRole aggregation controller, in the process that runs the
- *   controllers (gcp_rbac_aggregate.c);
+ * - ClusterRole aggregation (gcp_rbac_aggregate.c), which the
+ *   controllers run (gcp_ctl_cragg.c);
  * - the bootstrap policy (gcp_rbac_policy.c);
  * - what the access review APIs need: the API's authorizer and the rules
  *   of a user.
@@ -32,8 +32,7 @@
 
 /*
  * Sets up RBAC for api (gcp_api_create): registers the escalation
- * checks and, when api->conf.controllers is set, starts the aggregation
- * controller.  Returns GCP_OK or GCP_ENOMEM.
+ * checks.  Returns GCP_OK or GCP_ENOMEM.
  */
 int gcp_rbac_init(gcp_api_t *api);
 

@@ -1,10 +1,12 @@
 
 /*
  * The ClusterRole aggregation controller (upstream's
- * clusterrole-aggregation-controller), run by the process that runs the
- * controllers: the rules of every ClusterRole with an aggregationRule are
- * the rules of the ClusterRoles its selectors match (itself excluded), in
- * selector order and then by name, without duplicates.  It follows the
+ * clusterrole-aggregation-controller), started and stopped by the
+ * controller of the same name in the leader's run of the controllers
+ * (gcp_ctl_cragg.c): the rules of every ClusterRole with an
+ * aggregationRule are the rules of the ClusterRoles its selectors match
+ * (itself excluded), in selector order and then by name, without
+ * duplicates.  It follows the
  * RBAC index: any ClusterRole change schedules a pass; a pass writes at
  * most one role (a merge patch of its rules through the in-process
  * client, as the system identity) and the resulting change schedules the
@@ -32,10 +34,30 @@ typedef struct {
     int64_t             written_rev;    /* at this revision */
     unsigned            busy:1;
     unsigned            stopped:1;
+    void              (*released)(void *arg);
+    void               *released_arg;
 } gcp_rbac_agg_t;
 
 
 static void gcp_rbac_agg_pass(void *arg);
+
+
+static void
+gcp_rbac_agg_free(gcp_rbac_agg_t *ag)
+{
+    void   (*released)(void *arg);
+    void    *arg;
+
+    released = ag->released;
+    arg = ag->released_arg;
+
+    free(ag->written);
+    free(ag);
+
+    if (released) {
+        released(arg);
+    }
+}
 
 
 static void
@@ -156,8 +178,7 @@ gcp_rbac_agg_done(void *arg, gcp_client_resp_t *resp)
     ag->busy = 0;
 
     if (ag->stopped) {
-        free(ag->written);
-        free(ag);
+        gcp_rbac_agg_free(ag);
         return;
     }
 
@@ -292,14 +313,22 @@ gcp_rbac_aggregator_start(gcp_api_t *api)
 
 
 void
-gcp_rbac_aggregator_stop(void *aggregator)
+gcp_rbac_aggregator_stop(void *aggregator, void (*released)(void *arg),
+    void *arg)
 {
     gcp_rbac_agg_t  *ag = aggregator;
     gcp_loop_t      *loop;
 
     if (ag == NULL) {
+        if (released) {
+            released(arg);
+        }
+
         return;
     }
+
+    ag->released = released;
+    ag->released_arg = arg;
 
     loop = ag->api->conf.loop;
 
@@ -307,6 +336,7 @@ gcp_rbac_aggregator_stop(void *aggregator)
 
     if (ag->timer) {
         loop->timer_del(loop, ag->timer);
+        ag->timer = NULL;
     }
 
     if (ag->busy) {
@@ -315,6 +345,5 @@ gcp_rbac_aggregator_stop(void *aggregator)
         return;
     }
 
-    free(ag->written);
-    free(ag);
+    gcp_rbac_agg_free(ag);
 }

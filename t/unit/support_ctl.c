@@ -56,6 +56,26 @@ ctl_start(api_env_t *env, unsigned off, const char *identity, int lead)
 }
 
 
+gcp_api_t *
+ctl_api_create(api_env_t *env)
+{
+    const char      *err;
+    gcp_api_t       *api;
+    gcp_api_conf_t   conf;
+
+    memset(&conf, 0, sizeof(conf));
+    conf.loop = api_env_loop(env);
+    conf.store = api_env_store(env);
+    conf.min_watch_timeout = 1800;
+
+    err = NULL;
+    api = gcp_api_create(&conf, &err);
+    assert_non_null(api);
+
+    return api;
+}
+
+
 static void
 ctl_released(void *arg)
 {

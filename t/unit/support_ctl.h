@@ -29,6 +29,12 @@ gcp_ctl_manager_t *ctl_start(api_env_t *env, unsigned off,
 gcp_ctl_manager_t *ctl_start_api(api_env_t *env, gcp_api_t *api,
     unsigned off, const char *identity, int lead);
 
+/*
+ * Returns another API core on env's store and loop (another instance),
+ * without controllers; the caller destroys it with gcp_api_destroy().
+ */
+gcp_api_t *ctl_api_create(api_env_t *env);
+
 /* Stops the controllers and runs the loop until they are released. */
 void ctl_stop(api_env_t *env, gcp_ctl_manager_t *m);
 

@@ -170,27 +170,12 @@ test_names(void **state)
     assert_int_equal(gcp_ctl_bit("resourcequota", 13), GCP_CTL_QUOTA);
     assert_int_equal(gcp_ctl_bit("resourcequota-controller", 24),
                      GCP_CTL_QUOTA);
+    assert_int_equal(gcp_ctl_bit("clusterrole-aggregation", 23),
+                     GCP_CTL_CLUSTERROLE_AGG);
+    assert_int_equal(gcp_ctl_bit("clusterrole-aggregation-controller", 34),
+                     GCP_CTL_CLUSTERROLE_AGG);
     assert_int_equal(gcp_ctl_bit("namespacex", 10), 0);
     assert_int_equal(gcp_ctl_bit("names", 5), 0);
-}
-
-
-static gcp_api_t *
-second_api(api_env_t *env)
-{
-    const char      *err;
-    gcp_api_t       *api;
-    gcp_api_conf_t   conf;
-
-    memset(&conf, 0, sizeof(conf));
-    conf.loop = api_env_loop(env);
-    conf.store = api_env_store(env);
-    conf.min_watch_timeout = 1800;
-
-    api = gcp_api_create(&conf, &err);
-    assert_non_null(api);
-
-    return api;
 }
 
 
@@ -204,7 +189,7 @@ test_leader_election(void **state)
     gcp_api_t          *api2;
     gcp_ctl_manager_t  *a, *b;
 
-    api2 = second_api(env);
+    api2 = ctl_api_create(env);
 
     a = ctl_start(env, 0, "instance-a", 1);
     b = ctl_start_api(env, api2, 0, "instance-b", 0);
