@@ -46,6 +46,8 @@ static char *ngx_http_gcp_storage_lmdb(ngx_conf_t *cf,
     ngx_http_gcp_storage_conf_t *st);
 static char *ngx_http_gcp_storage_etcd(ngx_conf_t *cf,
     ngx_http_gcp_storage_conf_t *st);
+static ngx_int_t ngx_http_gcp_watermark_init(ngx_shm_zone_t *zone,
+    void *data);
 static ngx_int_t ngx_http_gcp_open_etcd(ngx_cycle_t *cycle,
     ngx_http_gcp_main_conf_t *mcf);
 static ngx_int_t ngx_http_gcp_init_module(ngx_cycle_t *cycle);
@@ -491,7 +493,8 @@ ngx_http_gcp_sec_positive(ngx_conf_t *cf, void *post, void *data)
 /*
  * gcp_storage lmdb PATH [map_size=SIZE] [sync=on|off];
  * gcp_storage etcd URL[,URL...] [prefix=/registry] [cacert=FILE]
- *     [cert=FILE key=FILE] [timeout=5s];
+ *     [cert=FILE key=FILE] [timeout=5s]
+ *     [consistent_reads=instance|quorum] [freshness=1s];
  *
  * The first argument names the backend; each backend parses the rest.
  */
@@ -592,13 +595,41 @@ ngx_http_gcp_storage_etcd(ngx_conf_t *cf, ngx_http_gcp_storage_conf_t *st)
     const char       *err;
     gcp_etcd_conf_t   conf;
 
+    static ngx_str_t  zone_name = ngx_string("gcp_etcd_watermark");
+
     value = cf->args->elts;
 
     st->endpoints = value[2];
     ngx_str_set(&st->prefix, "/registry");
     st->timeout = 5000;
+    st->reads = GCP_ETCD_READS_INSTANCE;
+    st->freshness = 1000;
 
     for (i = 3; i < cf->args->nelts; i++) {
+
+        if (ngx_strcmp(value[i].data, "consistent_reads=instance") == 0) {
+            st->reads = GCP_ETCD_READS_INSTANCE;
+            continue;
+        }
+
+        if (ngx_strcmp(value[i].data, "consistent_reads=quorum") == 0) {
+            st->reads = GCP_ETCD_READS_QUORUM;
+            continue;
+        }
+
+        if (ngx_strncmp(value[i].data, "freshness=", 10) == 0) {
+            s.data = value[i].data + 10;
+            s.len = value[i].len - 10;
+
+            st->freshness = ngx_parse_time(&s, 0);
+            if (st->freshness == (ngx_msec_t) NGX_ERROR
+                || st->freshness == 0)
+            {
+                goto invalid;
+            }
+
+            continue;
+        }
 
         if (ngx_strncmp(value[i].data, "prefix=", 7) == 0) {
             st->prefix.data = value[i].data + 7;
@@ -664,6 +695,16 @@ ngx_http_gcp_storage_etcd(ngx_conf_t *cf, ngx_http_gcp_storage_conf_t *st)
                            &st->endpoints);
         return NGX_CONF_ERROR;
     }
+
+    /* the instance's write watermark, kept across reloads */
+
+    st->zone = ngx_shared_memory_add(cf, &zone_name, 8 * ngx_pagesize,
+                                     &ngx_http_gcp_module);
+    if (st->zone == NULL) {
+        return NGX_CONF_ERROR;
+    }
+
+    st->zone->init = ngx_http_gcp_watermark_init;
 
     /* the data directory (the core's) is nginx's prefix */
 
@@ -879,9 +920,39 @@ ngx_http_gcp_open(ngx_cycle_t *cycle, ngx_http_gcp_main_conf_t *mcf)
 
 
 /*
+ * The etcd write watermark: one int64_t in a shared zone, made before the
+ * fork and kept across reloads (the workers of the old cycle and of the
+ * new one write through the same instance).
+ */
+
+static ngx_int_t
+ngx_http_gcp_watermark_init(ngx_shm_zone_t *zone, void *data)
+{
+    int64_t          *mark;
+    ngx_slab_pool_t  *shpool;
+
+    if (data) {
+        zone->data = data;
+        return NGX_OK;
+    }
+
+    shpool = (ngx_slab_pool_t *) zone->shm.addr;
+
+    mark = ngx_slab_calloc(shpool, sizeof(int64_t));
+    if (mark == NULL) {
+        return NGX_ERROR;
+    }
+
+    zone->data = mark;
+
+    return NGX_OK;
+}
+
+
+/*
  * Each worker keeps its own copy of the keyspace, fed by its own etcd watch
- * stream: nothing is shared, nothing opened before the fork.  The core's
- * keys start with "/registry"; in etcd they start with the prefix.
+ * stream; the workers share only the write watermark.  The core's keys
+ * start with "/registry"; in etcd they start with the prefix.
  */
 
 static ngx_int_t
@@ -913,6 +984,9 @@ ngx_http_gcp_open_etcd(ngx_cycle_t *cycle, ngx_http_gcp_main_conf_t *mcf)
     conf.key = mcf->storage.key.len
                ? (const char *) mcf->storage.key.data : NULL;
     conf.timeout_ms = mcf->storage.timeout;
+    conf.reads = (int) mcf->storage.reads;
+    conf.fresh_ms = mcf->storage.freshness;
+    conf.watermark = mcf->storage.zone->data;
 
     mcf->store = gcp_etcd_open(&conf, mcf->loop, &err);
     if (mcf->store == NULL) {

@@ -65,6 +65,9 @@ typedef struct {
     ngx_str_t                   cert;
     ngx_str_t                   key;
     ngx_msec_t                  timeout;    /* etcd: per operation */
+    ngx_uint_t                  reads;      /* etcd: GCP_ETCD_READS_* */
+    ngx_msec_t                  freshness;  /* etcd: instance reads */
+    ngx_shm_zone_t             *zone;       /* etcd: the write watermark */
 } ngx_http_gcp_storage_conf_t;
 
 

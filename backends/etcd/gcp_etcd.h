@@ -31,6 +31,7 @@
 #define GCP_ETCD_CATCHUP_BATCH    1000      /* events per loop turn */
 #define GCP_ETCD_PROGRESS_MS      1000
 #define GCP_ETCD_SWEEP_MS         50
+#define GCP_ETCD_FRESH_MS         1000
 
 
 typedef struct gcp_etcd_s         gcp_etcd_t;
@@ -356,8 +357,11 @@ struct gcp_etcd_s {
     gcp_etcd_hist_t        hist;
     int64_t                rev;         /* the copy is at */
     int64_t                compact;     /* newest compaction known */
-    int64_t                acked;       /* newest write acknowledged */
+    int64_t                acked;       /* the watermark of a store */
+                                        /* alone in its instance */
+    int64_t               *watermark;   /* the instance's (or &acked) */
     unsigned               ready:1;
+    unsigned               live:1;      /* the watch stream is created */
 
     /* the feed: load, then watch */
     gcp_etcd_feed_state_t  feed;
@@ -376,6 +380,13 @@ struct gcp_etcd_s {
     gcp_etcd_call_t       *probe;
     gcp_loop_timer_t      *probe_timer;
     gcp_loop_timer_t      *sweep;
+    uint64_t               probe_sent;  /* the probe in flight, at (ms) */
+    unsigned               quorum:1;    /* GCP_ETCD_READS_QUORUM */
+    uint64_t               fresh;       /* the freshness window (ms) */
+    uint64_t               confirmed;   /* the copy held every write */
+                                        /* acknowledged before (ms) */
+    int64_t                pending_rev; /* a probe answered: the copy */
+    uint64_t               pending_at;  /* reaching it confirms it at */
 
     /* watches */
     gcp_store_watch_t     *watches;     /* every watch of the store */
@@ -422,6 +433,18 @@ void gcp_etcd_when_ready(gcp_etcd_t *e, gcp_arena_t *a,
 
 /* The copy advanced or became ready: serves the reads it now covers. */
 void gcp_etcd_reads_kick(gcp_etcd_t *e);
+
+/*
+ * The watch stream was created (up 1) or ended (up 0): while it is down,
+ * reads at the current revision wait for probes.
+ */
+void gcp_etcd_reads_live(gcp_etcd_t *e, int up);
+
+/* Returns the instance's write watermark. */
+int64_t gcp_etcd_watermark(gcp_etcd_t *e);
+
+/* Raises the instance's write watermark to rev (atomically). */
+void gcp_etcd_watermark_raise(gcp_etcd_t *e, int64_t rev);
 
 /* Drops every waiting read without calling it (close). */
 void gcp_etcd_reads_stop(gcp_etcd_t *e);

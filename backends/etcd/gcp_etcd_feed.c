@@ -11,6 +11,8 @@
  *    revision as far as the stream got, which is what consistent reads
  *    compare with.  Changes outside the prefix only move the revision.
  *    No prev_kv is asked for: the copy holds the previous version.
+ *    Reads at the current revision need no probe only while the stream
+ *    is up (etcd said "created"; gcp_etcd_read.c).
  * 3. When the stream ends (member down, leader lost: the stream asks etcd
  *    to end it when the member has no leader), it is opened again, on the
  *    next endpoint after a failure, from the last revision applied, with
@@ -55,6 +57,7 @@ gcp_etcd_feed_backoff(gcp_etcd_t *e)
 {
     gcp_loop_t  *loop = e->store.loop;
 
+    gcp_etcd_reads_live(e, 0);
     e->feed = GCP_ETCD_FEED_BACKOFF;
     e->backoff = gcp_min(gcp_max(e->backoff * 2, GCP_ETCD_BACKOFF_MIN),
                          GCP_ETCD_BACKOFF_MAX);
@@ -191,6 +194,7 @@ gcp_etcd_feed_load(gcp_etcd_t *e)
     gcp_str_t     body;
     gcp_arena_t  *a;
 
+    gcp_etcd_reads_live(e, 0);
     e->feed = GCP_ETCD_FEED_LOADING;
     e->need_load = 1;
 
@@ -368,6 +372,7 @@ gcp_etcd_feed_msg(void *arg, json_t *result)
 
     if (json_is_true(json_object_get(result, "created"))) {
         e->backoff = 0;
+        gcp_etcd_reads_live(e, 1);
         return GCP_OK;
     }
 
@@ -424,6 +429,7 @@ gcp_etcd_feed_watch(gcp_etcd_t *e)
                               "\"start_revision\":\"%lld\"}}",
                               (long long) e->rev + 1);
 
+    gcp_etcd_reads_live(e, 0);
     e->feed = GCP_ETCD_FEED_WATCHING;
     e->feed_since = gcp_etcd_now(e);
     e->st.streams++;
@@ -475,5 +481,6 @@ gcp_etcd_feed_stop(gcp_etcd_t *e)
     }
 
     gcp_etcd_load_reset(e);
+    gcp_etcd_reads_live(e, 0);
     e->feed = GCP_ETCD_FEED_IDLE;
 }

@@ -79,6 +79,13 @@ gcp_etcd_write_done(void *arg, gcp_etcd_reply_t *reply)
     rev = gcp_etcd_int(json_object_get(reply->json, "header"), "revision");
     resp = json_array_get(json_object_get(reply->json, "responses"), 0);
 
+    /*
+     * Before the answer: a read anywhere in the instance that the answer
+     * may precede sees etcd at rev at least (a refusal too: it reports the
+     * current value, which later reads must not predate).
+     */
+    gcp_etcd_watermark_raise(e, rev);
+
     res = gcp_etcd_result(e, w->a, GCP_OK, NULL);
     kv = gcp_calloc(w->a, sizeof(gcp_kv_t));
 
@@ -112,10 +119,6 @@ gcp_etcd_write_done(void *arg, gcp_etcd_reply_t *reply)
         res->nkvs = 1;
         w->done(w->arg, res);
         return;
-    }
-
-    if (rev > e->acked) {
-        e->acked = rev;
     }
 
     kv->key = w->key;

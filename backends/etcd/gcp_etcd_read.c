@@ -3,17 +3,32 @@
  * The etcd backend's reads.
  *
  * A read at the current revision (revision 0) is answered from the
- * in-memory copy once the copy is known to be current: a "current
- * revision" probe (a linearizable count-only range, which etcd answers
- * after confirming its leadership with a quorum) gives a revision P at
- * least as new as every write acknowledged before the probe was sent; the
- * read is answered when the copy has applied P.  So a read sees every
- * write acknowledged before the read arrived, as a quorum read of etcd
- * would (kube-apiserver's consistent reads).
+ * in-memory copy once the copy is known to be current enough:
  *
- * One probe is in flight at a time.  Reads arriving while it is out wait
- * for the next one, sent when it returns: under load one round trip to
- * etcd serves every read that arrived during the previous one.
+ * - quorum (GCP_ETCD_READS_QUORUM): a "current revision" probe (a
+ *   linearizable count-only range, which etcd answers after confirming its
+ *   leadership with a quorum) gives a revision P at least as new as every
+ *   write acknowledged anywhere before the probe was sent; the read is
+ *   answered when the copy has applied P.  One probe is in flight at a
+ *   time; reads arriving while it is out wait for the next one, sent when
+ *   it returns: under load one round trip serves every read that arrived
+ *   during the previous one.  Reads are linearizable, as kube-apiserver's
+ *   consistent reads.
+ *
+ * - instance (GCP_ETCD_READS_INSTANCE, the default): no probe per read.
+ *   The processes of an nginx instance share a write watermark, raised
+ *   before any of them delivers a write's answer; a read is answered when
+ *   the copy has applied the watermark (at once, nearly always: the
+ *   events are on their way in the watch stream).  So a read sees every
+ *   write of the instance acknowledged before it arrived.  Writes of other
+ *   instances come by the watch stream too; to bound how late, the copy
+ *   counts as current only while its watch stream is up and a probe sent
+ *   less than the freshness window ago has been reached (a probe confirms
+ *   the copy at the time it was sent).  A probe goes out in the background
+ *   when half the window has passed and reads arrive; when the window has
+ *   run out, or the stream is down, reads wait for a probe as in quorum
+ *   mode.  So a read also sees every write acknowledged anywhere more than
+ *   the window before it arrived.
  *
  * A read at an exact revision is answered from the copy when the copy is
  * at that very revision, and by etcd otherwise (gcp_etcd_kv.c).
@@ -209,6 +224,82 @@ gcp_etcd_answer(gcp_etcd_t *e, gcp_etcd_read_t *r)
 }
 
 
+/* ------------------------------------------------------------ currency */
+
+
+int64_t
+gcp_etcd_watermark(gcp_etcd_t *e)
+{
+    return __atomic_load_n(e->watermark, __ATOMIC_ACQUIRE);
+}
+
+
+void
+gcp_etcd_watermark_raise(gcp_etcd_t *e, int64_t rev)
+{
+    int64_t  cur;
+
+    cur = __atomic_load_n(e->watermark, __ATOMIC_ACQUIRE);
+
+    while (cur < rev
+           && !__atomic_compare_exchange_n(e->watermark, &cur, rev, 1,
+                                           __ATOMIC_ACQ_REL,
+                                           __ATOMIC_ACQUIRE))
+    {
+        /* cur now holds the value another process stored: compare again */
+    }
+}
+
+
+void
+gcp_etcd_reads_live(gcp_etcd_t *e, int up)
+{
+    if (!up && e->live) {
+        /* the stream went down: confirmed again by a probe once back */
+        e->confirmed = 0;
+        e->pending_rev = 0;
+    }
+
+    e->live = up ? 1 : 0;
+}
+
+
+/* A probe's revision reached by the copy confirms it at the probe's time. */
+
+static void
+gcp_etcd_confirm(gcp_etcd_t *e)
+{
+    if (e->pending_rev && e->rev >= e->pending_rev) {
+        e->confirmed = gcp_max(e->confirmed, e->pending_at);
+        e->pending_rev = 0;
+    }
+}
+
+
+/*
+ * Returns 1 when a read at the current revision arriving at now may be
+ * answered once the copy reaches the watermark, without a probe.
+ */
+static int
+gcp_etcd_current(gcp_etcd_t *e, uint64_t now)
+{
+    if (e->quorum || !e->ready || !e->live || e->confirmed == 0
+        || now >= e->confirmed + e->fresh)
+    {
+        return 0;
+    }
+
+    if (now >= e->confirmed + e->fresh / 2 && e->probe == NULL
+        && e->probe_timer == NULL)
+    {
+        /* in the background: confirmed again before the window runs out */
+        gcp_etcd_probe_start(e);
+    }
+
+    return 1;
+}
+
+
 /* ------------------------------------------------------------ the queue */
 
 
@@ -263,6 +354,8 @@ gcp_etcd_reads_kick(gcp_etcd_t *e)
 {
     gcp_etcd_read_t  *r, *next;
 
+    gcp_etcd_confirm(e);
+
     if (!e->ready || e->reads == NULL) {
         return;
     }
@@ -301,6 +394,11 @@ gcp_etcd_probe_done(void *arg, gcp_etcd_reply_t *reply)
         rev = gcp_etcd_int(json_object_get(reply->json, "header"),
                            "revision");
         now = gcp_etcd_now(e);
+
+        if (rev > 0) {
+            e->pending_rev = rev;
+            e->pending_at = e->probe_sent;
+        }
 
         for (r = e->reads; r; r = r->next) {
             if (r->stage == GCP_ETCD_READ_PROBE) {
@@ -341,6 +439,7 @@ gcp_etcd_probe_start(gcp_etcd_t *e)
     }
 
     e->st.probes++;
+    e->probe_sent = gcp_etcd_now(e);
 
     e->probe = gcp_etcd_http_unary(e->http, "/v3/kv/range", body,
                                    GCP_ETCD_SAFE, gcp_etcd_probe_done, e);
@@ -471,11 +570,12 @@ gcp_etcd_reads_stop(gcp_etcd_t *e)
 /* ------------------------------------------------------------ entry */
 
 
+/* Queues r at its stage (NEXT: for a probe, sent soon). */
+
 static void
 gcp_etcd_read_queue(gcp_etcd_t *e, gcp_etcd_read_t *r, gcp_arena_t *a,
     gcp_store_done_pt done, void *arg)
 {
-    r->stage = GCP_ETCD_READ_NEXT;
     r->deadline = gcp_etcd_now(e) + e->timeout;
     r->a = a;
     r->done = done;
@@ -491,7 +591,9 @@ gcp_etcd_read_queue(gcp_etcd_t *e, gcp_etcd_read_t *r, gcp_arena_t *a,
 
     e->reads_last = r;
 
-    if (e->probe == NULL && e->probe_timer == NULL && r->then == NULL) {
+    if (e->probe == NULL && e->probe_timer == NULL
+        && r->stage == GCP_ETCD_READ_NEXT)
+    {
         /* from the loop: the reads of this loop turn share the probe */
         e->probe_timer = e->store.loop->timer_add(e->store.loop, 0,
                                                   gcp_etcd_probe_timer, e);
@@ -509,6 +611,8 @@ gcp_etcd_read(gcp_etcd_t *e, gcp_str_t key, gcp_str_t end, int64_t revision,
     int64_t limit, int count_only, int single, gcp_arena_t *a,
     gcp_store_done_pt done, void *arg)
 {
+    int64_t              mark;
+    uint64_t             now;
     gcp_etcd_read_t     *r;
     gcp_store_result_t  *res;
 
@@ -543,6 +647,26 @@ gcp_etcd_read(gcp_etcd_t *e, gcp_str_t key, gcp_str_t end, int64_t revision,
         return;
     }
 
+    now = gcp_etcd_now(e);
+    mark = 0;
+
+    if (gcp_etcd_current(e, now)) {
+        e->st.unprobed_reads++;
+        mark = gcp_etcd_watermark(e);
+
+        if (e->rev >= mark) {
+            res = gcp_etcd_serve(e, a, key, end, limit, count_only, single);
+
+            if (res == NULL) {
+                gcp_etcd_fail(e, a, GCP_ENOMEM, NULL, done, arg);
+                return;
+            }
+
+            done(arg, res);
+            return;
+        }
+    }
+
     r = gcp_calloc(a, sizeof(gcp_etcd_read_t));
     if (r == NULL) {
         gcp_etcd_fail(e, a, GCP_ENOMEM, NULL, done, arg);
@@ -564,6 +688,13 @@ gcp_etcd_read(gcp_etcd_t *e, gcp_str_t key, gcp_str_t end, int64_t revision,
     r->limit = limit;
     r->single = single;
     r->count_only = count_only;
+
+    if (mark) {
+        /* the instance wrote past the copy: the stream brings it */
+        r->stage = GCP_ETCD_READ_WAIT;
+        r->need = mark;
+        r->since = now;
+    }
 
     gcp_etcd_read_queue(e, r, a, done, arg);
 }
@@ -591,9 +722,10 @@ gcp_etcd_when_ready(gcp_etcd_t *e, gcp_arena_t *a, void (*then)(void *data),
 
     /* no probe: the wait ends with the load */
 
-    gcp_etcd_read_queue(e, r, a, done, arg);
     r->stage = GCP_ETCD_READ_WAIT;
     r->since = gcp_etcd_now(e);
+
+    gcp_etcd_read_queue(e, r, a, done, arg);
 }
 
 

@@ -674,10 +674,10 @@ gcp_etcd_watch(gcp_store_t *s, gcp_str_t key, gcp_str_t range_end,
 
     if (w->from_now && e->ready) {
         /*
-         * "now": after what the copy holds and what this process wrote
+         * "now": after what the copy holds and what the instance wrote
          * (writes made before the first load wait for it)
          */
-        w->pos = gcp_max(e->rev, e->acked);
+        w->pos = gcp_max(e->rev, gcp_etcd_watermark(e));
         w->from_now = 0;
     }
 

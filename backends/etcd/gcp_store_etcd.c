@@ -81,6 +81,13 @@ gcp_etcd_prefix_end(gcp_etcd_t *e)
 int
 gcp_etcd_check_conf(const gcp_etcd_conf_t *conf, const char **err)
 {
+    if (conf->reads != GCP_ETCD_READS_INSTANCE
+        && conf->reads != GCP_ETCD_READS_QUORUM)
+    {
+        *err = "unknown consistent_reads mode";
+        return GCP_EBADREQUEST;
+    }
+
     return gcp_etcd_http_check(conf->endpoints, err) == GCP_OK
            ? GCP_OK : GCP_EBADREQUEST;
 }
@@ -106,6 +113,9 @@ gcp_etcd_open(const gcp_etcd_conf_t *conf, gcp_loop_t *loop,
     e->store.ops = &gcp_etcd_ops;
     e->store.loop = loop;
     e->timeout = conf->timeout_ms ? conf->timeout_ms : GCP_ETCD_TIMEOUT_MS;
+    e->watermark = conf->watermark ? conf->watermark : &e->acked;
+    e->quorum = conf->reads == GCP_ETCD_READS_QUORUM;
+    e->fresh = conf->fresh_ms ? conf->fresh_ms : GCP_ETCD_FRESH_MS;
 
     prefix = conf->prefix ? conf->prefix : "";
     core = conf->core_prefix ? conf->core_prefix : "";
@@ -184,7 +194,9 @@ gcp_etcd_stats(gcp_store_t *s, gcp_etcd_stats_t *st)
     st->requests = gcp_etcd_http_requests(e->http);
     st->failovers = gcp_etcd_http_failovers(e->http);
     st->endpoint = gcp_etcd_http_endpoint(e->http);
+    st->watermark = gcp_etcd_watermark(e);
     st->ready = e->ready;
+    st->live = e->live;
 
     return GCP_OK;
 }

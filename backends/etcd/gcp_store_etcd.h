@@ -8,8 +8,14 @@
  * etcd v3 through its HTTP/JSON gateway with libcurl's multi interface
  * driven by the gcp_loop_t, so no call ever blocks.  Reads at the current
  * revision are served from an in-memory copy of the keyspace kept current
- * by one etcd watch stream, after a linearizable "current revision" probe
- * shared by every read that arrived while the previous probe was out.
+ * by one etcd watch stream.  The stores of one nginx instance share a write
+ * watermark (the newest revision any of them wrote): a read waits until the
+ * copy has reached it, so it sees every write of the instance acknowledged
+ * before it.  Writes of other instances arrive by the watch stream, and a
+ * "current revision" probe confirms the copy at least every fresh_ms
+ * (GCP_ETCD_READS_INSTANCE); with GCP_ETCD_READS_QUORUM every read waits
+ * for a probe, shared by the reads that arrived while the previous one was
+ * out (docs/storage.md, "Consistent reads").
  */
 
 #ifndef _GCP_STORE_ETCD_H_INCLUDED_
@@ -41,7 +47,31 @@ typedef struct {
     size_t       history_bytes;     /* values kept for watches that start */
                                     /* in the past (0: 64 MiB) */
     size_t       history_events;    /* at most this many events (0: 1M) */
+
+    int          reads;             /* GCP_ETCD_READS_* */
+    uint64_t     fresh_ms;          /* INSTANCE: a probe confirms the copy */
+                                    /* at least this often (0: 1000) */
+
+    /*
+     * The newest revision written through any store of the instance: one
+     * int64_t in memory shared by its processes (MAP_SHARED, made before
+     * fork, zeroed), raised atomically by each acknowledged write.  NULL:
+     * the store's own (an instance of one process).
+     */
+    int64_t     *watermark;
 } gcp_etcd_conf_t;
+
+
+/*
+ * Consistent reads (revision 0).  INSTANCE: a read sees every write that
+ * any store sharing the watermark acknowledged before the read arrived,
+ * and every other write acknowledged more than fresh_ms before it, without
+ * an etcd round trip while the copy's watch stream is up.  QUORUM: a read
+ * sees every write acknowledged anywhere before it arrived (a linearizable
+ * probe per batch of reads).
+ */
+#define GCP_ETCD_READS_INSTANCE  0
+#define GCP_ETCD_READS_QUORUM    1
 
 
 typedef struct {
@@ -55,12 +85,15 @@ typedef struct {
     uint64_t     replays;           /* watch streams for old revisions */
     uint64_t     probes;            /* current-revision probes sent */
     uint64_t     cached_reads;      /* reads answered from memory */
+    uint64_t     unprobed_reads;    /* current reads that needed no probe */
     uint64_t     remote_reads;      /* reads sent to etcd (old revisions) */
     uint64_t     requests;          /* HTTP requests to etcd, all kinds */
     uint64_t     failovers;         /* switches to another endpoint */
     uint64_t     watches;           /* live watches of this store */
+    int64_t      watermark;         /* newest revision the instance wrote */
     int          endpoint;          /* index of the endpoint in use */
     unsigned     ready:1;           /* the copy is loaded */
+    unsigned     live:1;            /* its watch stream is up */
 } gcp_etcd_stats_t;
 
 

@@ -3,9 +3,12 @@
 - the objects are etcd keys /registry/RESOURCE/NAMESPACE/NAME holding the
   object's JSON, readable with etcdctl, resourceVersion = mod_revision;
 - two ngx_gcp instances (separate nginx masters, separate ports) on one
-  etcd: a write through one is seen by the other's reads at once and by
-  its watchers; concurrent conditional updates through both keep exactly
-  one winner per resourceVersion;
+  etcd: a write through one is seen by the other's reads (at once with
+  consistent_reads=quorum, within the freshness window with the default
+  consistent_reads=instance) and by its watchers; concurrent conditional
+  updates through both keep exactly one winner per resourceVersion;
+- within one instance, a read on any worker sees every write acknowledged
+  before it (the shared write watermark), without a probe per read;
 - etcd serving HTTPS and requiring client certificates: the cacert=,
   cert= and key= options of gcp_storage etcd;
 - a three-member etcd cluster on loopback: killing the member in use
@@ -176,9 +179,10 @@ def watch_lines(srv, path, out, ready, stop_after):
 def test_two_instances_one_etcd(etcd, unique_name):
     ns = unique_name("ns")
     prefix = "prefix=/two-" + unique_name("p")
+    # a: the default consistent_reads=instance; b: quorum
     with GcpServer(workers=2, etcd=etcd.endpoints, storage_opts=prefix) as a, \
             GcpServer(workers=2, etcd=etcd.endpoints,
-                      storage_opts=prefix) as b:
+                      storage_opts=prefix + " consistent_reads=quorum") as b:
         assert a.master_pid != b.master_pid and a.port != b.port
         create_namespace(a, ns)
         path = "/api/v1/namespaces/%s/configmaps" % ns
@@ -198,7 +202,7 @@ def test_two_instances_one_etcd(etcd, unique_name):
             r = call(a, "POST", path, configmap("w%d" % i, {"i": str(i)}))
             assert r.status == 201, r
             created.append(r.json)
-            # and b's reads see it at once (consistent reads)
+            # and b's reads see it at once (quorum reads)
             r = call(b, "GET", path + "/w%d" % i)
             assert r.status == 200, r
             assert r.json["metadata"]["resourceVersion"] == \
@@ -237,9 +241,42 @@ def test_two_instances_one_etcd(etcd, unique_name):
         assert [n for n, _ in wins] == list(range(1, 81))
         revs = [rv for _, rv in wins]
         assert revs == sorted(revs) and len(set(revs)) == 80
-        for srv in servers:
-            r = call(srv, "GET", path + "/counter")
-            assert r.json["data"]["n"] == "80"
+        r = call(b, "GET", path + "/counter")
+        assert r.json["data"]["n"] == "80"
+
+        # a's reads see writes made through b within the freshness window
+        r = call(b, "PUT", path + "/counter", r.json)
+        assert r.status == 200, r
+        rv = r.json["metadata"]["resourceVersion"]
+        t0 = time.time()
+        while True:
+            r = call(a, "GET", path + "/counter")
+            if r.json["metadata"]["resourceVersion"] == rv:
+                break
+            assert time.time() - t0 < 1.0, "not seen within 1s"
+            time.sleep(0.005)
+
+
+def test_reads_after_writes_across_workers(etcd, unique_name):
+    ns = unique_name("ns")
+    with GcpServer(workers=4, etcd=etcd.endpoints,
+                   storage_opts="prefix=/raw-" + unique_name("p")) as srv:
+        create_namespace(srv, ns)
+        path = "/api/v1/namespaces/%s/configmaps" % ns
+        r = call(srv, "POST", path, configmap("c", {"n": "0"}))
+        assert r.status == 201, r
+        for i in range(1, 101):
+            cm = r.json
+            cm["data"]["n"] = str(i)
+            # each call on a new connection: any worker answers
+            r = call(srv, "PUT", path + "/c", cm)
+            assert r.status == 200, r
+            got = call(srv, "GET", path + "/c")
+            assert got.status == 200, got
+            assert got.json["metadata"]["resourceVersion"] == \
+                r.json["metadata"]["resourceVersion"], i
+            lst = call(srv, "GET", path)
+            assert lst.json["items"][0]["data"]["n"] == str(i), i
 
 
 class Load:
@@ -305,9 +342,11 @@ def test_three_members_failover_and_quorum(unique_name):
         lost = [n for _, n in load.acked if n not in names]
         assert lost == []
 
-        # no quorum: Status errors within the timeout, nothing hangs
+        # no quorum: Status errors within the timeout, nothing hangs (the
+        # write first: reads are served from the workers' copies until
+        # the freshness window, 1s, runs out)
         etcd.kill(1)
-        for method, body in (("GET", None), ("POST", configmap("nq"))):
+        for method, body in (("POST", configmap("nq")), ("GET", None)):
             t0 = time.time()
             r = call(srv, method, path if body else path + "?limit=1", body)
             took = time.time() - t0

@@ -3,7 +3,8 @@
  * Unit tests: the etcd storage backend (backends/etcd/), against real etcd
  * members started on loopback (t/unit/support_etcd.c).  Runs the storage
  * conformance suite on it, then what is particular to etcd: the key
- * mapping, consistency with writes made elsewhere, shared probes, two
+ * mapping, consistency with writes made elsewhere, shared probes, reads
+ * without probes in an instance (stores sharing a write watermark), two
  * stores on one etcd, watches from old revisions, restarts of etcd,
  * failover in a three-member cluster, and fast failures without quorum.
  */
@@ -14,6 +15,7 @@
 #include <cmocka.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include <openssl/evp.h>
 
@@ -31,11 +33,18 @@ static gcp_test_etcd_t  one;        /* a single member for most tests */
 static int              prefix_seq;
 
 
-/* A store on a cluster, with its own poll loop. */
+/*
+ * A store on a cluster, with its own poll loop.  reads, fresh_ms and
+ * watermark (set before et_open(); 0 / NULL: the defaults) go to its
+ * gcp_etcd_conf_t.
+ */
 typedef struct {
     gcp_loop_t          *loop;
     gcp_store_t         *s;
     char                 prefix[64];
+    int                  reads;
+    uint64_t             fresh_ms;
+    int64_t             *watermark;
 } et_store_t;
 
 
@@ -65,6 +74,9 @@ et_open(et_store_t *es, const char *endpoints, const char *prefix,
     conf.core_prefix = core;
     conf.timeout_ms = timeout_ms;
     conf.history_events = history_events;
+    conf.reads = es->reads;
+    conf.fresh_ms = es->fresh_ms;
+    conf.watermark = es->watermark;
 
     es->s = gcp_etcd_open(&conf, es->loop, &err);
 
@@ -223,6 +235,9 @@ test_key_mapping(void **state)
 
     memset(&es, 0, sizeof(es));
     memset(&other, 0, sizeof(other));
+
+    /* quorum reads: the write straight into etcd below is seen at once */
+    es.reads = GCP_ETCD_READS_QUORUM;
     assert_non_null(et_open(&es, one.endpoints, "/km1", "/registry", 5000,
                             0));
     assert_non_null(et_open(&other, one.endpoints, "/km2", "/registry",
@@ -331,8 +346,9 @@ et_many_done(void *arg, gcp_store_result_t *res)
 
 
 /*
- * Reads see every write acknowledged before them, also writes made by
- * another client; reads arriving together share one probe.
+ * Quorum reads see every write acknowledged before them, also writes made
+ * by another client, each after a probe; reads arriving together share
+ * one probe.
  */
 static void
 test_consistent_reads(void **state)
@@ -347,10 +363,12 @@ test_consistent_reads(void **state)
 
     memset(&es, 0, sizeof(es));
     memset(&other, 0, sizeof(other));
+    es.reads = GCP_ETCD_READS_QUORUM;
     assert_non_null(et_open(&es, one.endpoints, NULL, NULL, 5000, 0));
     assert_non_null(et_open(&other, one.endpoints, es.prefix, NULL, 5000,
                             0));
     a = gcp_arena_create(0);
+    before = et_stats(es.s);
 
     for (i = 0; i < 30; i++) {
         snprintf(key, sizeof(key), "/cr/%d", i % 3);
@@ -377,6 +395,11 @@ test_consistent_reads(void **state)
         assert_int_equal(res->kvs[0].value.len, strlen(val));
         assert_memory_equal(res->kvs[0].value.data, val, strlen(val));
     }
+
+    /* one probe per read, none answered without */
+    after = et_stats(es.s);
+    assert_int_equal(after.probes - before.probes, 30);
+    assert_int_equal(after.unprobed_reads, 0);
 
     /* 200 reads at once: a handful of probes, answers from memory */
     assert_int_equal(gcp_sc_update(other.s, a, K("/cr/0"), K("new"), 0)->rc,
@@ -406,6 +429,255 @@ test_consistent_reads(void **state)
     gcp_arena_destroy(a);
     et_close(&other);
     et_close(&es);
+}
+
+
+/* Waits until the store's watch stream is up (or down); returns 1 if so. */
+static int
+et_wait_live(gcp_store_t *s, int up, int timeout_ms)
+{
+    uint64_t  deadline;
+
+    deadline = et_now(s) + (uint64_t) timeout_ms;
+
+    while (et_stats(s).live != (unsigned) up) {
+        if (et_now(s) >= deadline) {
+            return 0;
+        }
+
+        gcp_sc_spin(s, 10);
+    }
+
+    return 1;
+}
+
+
+/*
+ * Instance reads: two stores sharing a watermark (two workers of one
+ * instance, each with its own loop).  A read through one right after a
+ * write acknowledged by the other sees it, with no probe and no request to
+ * etcd; a store of another instance (its own watermark) is not bound to.
+ */
+static void
+test_instance_reads(void **state)
+{
+    int                  i;
+    char                 val[16];
+    int64_t              mark, rev;
+    gcp_arena_t         *a;
+    et_store_t           w1, w2, other;
+    gcp_etcd_stats_t     before, after;
+    gcp_store_result_t  *res;
+
+    mark = 0;
+    memset(&w1, 0, sizeof(w1));
+    memset(&w2, 0, sizeof(w2));
+    memset(&other, 0, sizeof(other));
+
+    /* a long window: no background probe during the test */
+    w1.watermark = &mark;
+    w2.watermark = &mark;
+    w2.fresh_ms = 60000;
+    other.fresh_ms = 60000;
+
+    assert_non_null(et_open(&w1, one.endpoints, NULL, NULL, 5000, 0));
+    assert_non_null(et_open(&w2, one.endpoints, w1.prefix, NULL, 5000, 0));
+    assert_non_null(et_open(&other, one.endpoints, w1.prefix, NULL, 5000,
+                            0));
+    a = gcp_arena_create(0);
+
+    assert_int_equal(gcp_sc_create(w1.s, a, K("/ir/a"), K("v0"))->rc,
+                     GCP_OK);
+
+    /* the first reads wait for a probe, which confirms the copies */
+    assert_int_equal(gcp_sc_get(w2.s, a, K("/ir/a"), 0)->nkvs, 1);
+    assert_int_equal(gcp_sc_get(other.s, a, K("/ir/a"), 0)->nkvs, 1);
+    assert_true(et_wait_live(w2.s, 1, GCP_SC_TIMEOUT));
+    assert_true(et_wait_live(other.s, 1, GCP_SC_TIMEOUT));
+
+    before = et_stats(w2.s);
+    assert_true(before.probes >= 1);
+
+    for (i = 1; i <= 50; i++) {
+        snprintf(val, sizeof(val), "v%d", i);
+
+        /* w2's loop does not run meanwhile: its copy is behind */
+        res = gcp_sc_update(w1.s, a, K("/ir/a"), K(val), 0);
+        assert_int_equal(res->rc, GCP_OK);
+        rev = res->revision;
+        assert_int_equal(__atomic_load_n(&mark, __ATOMIC_SEQ_CST), rev);
+        assert_true(gcp_store_revision(w2.s) < rev);
+
+        res = gcp_sc_get(w2.s, a, K("/ir/a"), 0);
+        assert_int_equal(res->rc, GCP_OK);
+        assert_int_equal(res->nkvs, 1);
+        assert_int_equal(res->kvs[0].mod_revision, rev);
+        assert_int_equal(res->kvs[0].value.len, strlen(val));
+        assert_memory_equal(res->kvs[0].value.data, val, strlen(val));
+
+        if (i % 10 == 0) {
+            res = gcp_sc_range(w2.s, a, K("/ir/"), K("/ir0"), 0, 0, 0);
+            assert_int_equal(res->nkvs, 1);
+            assert_int_equal(res->kvs[0].mod_revision, rev);
+        }
+    }
+
+    after = et_stats(w2.s);
+    assert_int_equal(after.probes, before.probes);
+    assert_int_equal(after.requests, before.requests);
+    assert_int_equal(after.remote_reads, before.remote_reads);
+    assert_int_equal(after.unprobed_reads - before.unprobed_reads, 55);
+    assert_int_equal(after.watermark, rev);
+
+    /*
+     * Another instance: its copy is confirmed, it did not write, it
+     * answers at once from a copy its loop has not moved (within the
+     * window, as documented), without a probe.
+     */
+    before = et_stats(other.s);
+    res = gcp_sc_get(other.s, a, K("/ir/a"), 0);
+    assert_int_equal(res->rc, GCP_OK);
+    assert_true(res->kvs[0].mod_revision < rev);
+    assert_int_equal(et_stats(other.s).probes, before.probes);
+
+    /* ... and the stream brings the write soon after */
+    while (gcp_store_revision(other.s) < rev) {
+        gcp_sc_spin(other.s, 5);
+    }
+
+    res = gcp_sc_get(other.s, a, K("/ir/a"), 0);
+    assert_int_equal(res->kvs[0].mod_revision, rev);
+
+    gcp_arena_destroy(a);
+    et_close(&other);
+    et_close(&w2);
+    et_close(&w1);
+}
+
+
+/*
+ * Instance reads and writes made elsewhere: once the freshness window has
+ * run out, a read waits for a probe and sees every write acknowledged
+ * before it; within the window, reads probe in the background.
+ */
+static void
+test_instance_window(void **state)
+{
+    int                  i;
+    char                 ekey[128];
+    gcp_arena_t         *a;
+    et_store_t           es;
+    gcp_etcd_stats_t     before, after;
+    gcp_store_result_t  *res;
+
+    memset(&es, 0, sizeof(es));
+    es.fresh_ms = 200;
+    assert_non_null(et_open(&es, one.endpoints, NULL, NULL, 5000, 0));
+    a = gcp_arena_create(0);
+
+    assert_int_equal(gcp_sc_get(es.s, a, K("/iw/a"), 0)->nkvs, 0);
+    assert_true(et_wait_live(es.s, 1, GCP_SC_TIMEOUT));
+
+    for (i = 0; i < 3; i++) {
+        snprintf(ekey, sizeof(ekey), "%s/iw/a", es.prefix);
+        et_raw_put(&one, 0, ekey, i % 2 ? "odd" : "even");
+
+        /* the store's loop does not run: the window runs out */
+        usleep(300 * 1000);
+
+        before = et_stats(es.s);
+        res = gcp_sc_get(es.s, a, K("/iw/a"), 0);
+        after = et_stats(es.s);
+
+        assert_int_equal(res->nkvs, 1);
+        assert_memory_equal(res->kvs[0].value.data, i % 2 ? "odd" : "even",
+                            i % 2 ? 3 : 4);
+        assert_int_equal(after.probes - before.probes, 1);
+        assert_int_equal(after.unprobed_reads, before.unprobed_reads);
+    }
+
+    /* reads all along: background probes keep the copy confirmed */
+    before = et_stats(es.s);
+
+    for (i = 0; i < 100; i++) {
+        assert_int_equal(gcp_sc_get(es.s, a, K("/iw/a"), 0)->rc, GCP_OK);
+        gcp_sc_spin(es.s, 5);
+    }
+
+    after = et_stats(es.s);
+    assert_true(after.probes - before.probes >= 1);
+    assert_true(after.unprobed_reads - before.unprobed_reads >= 95);
+
+    gcp_arena_destroy(a);
+    et_close(&es);
+}
+
+
+/*
+ * A watch stream that went down makes the copy not current: the reads
+ * after it wait for a probe (and fail within the timeout while etcd is
+ * away), then service resumes without probes.
+ */
+static void
+test_instance_stream_down(void **state)
+{
+    int                  i;
+    gcp_arena_t         *a;
+    et_store_t           es;
+    gcp_test_etcd_t      t;
+    gcp_etcd_stats_t     before, after;
+    gcp_store_result_t  *res;
+
+    assert_int_equal(gcp_test_etcd_start(&t, 1), 0);
+
+    memset(&es, 0, sizeof(es));
+    es.fresh_ms = 60000;
+    assert_non_null(et_open(&es, t.endpoints, NULL, NULL, 1000, 0));
+    a = gcp_arena_create(0);
+
+    assert_int_equal(gcp_sc_create(es.s, a, K("/sd/a"), K("1"))->rc, GCP_OK);
+    assert_int_equal(gcp_sc_get(es.s, a, K("/sd/a"), 0)->nkvs, 1);
+    assert_true(et_wait_live(es.s, 1, GCP_SC_TIMEOUT));
+
+    before = et_stats(es.s);
+    assert_int_equal(gcp_sc_get(es.s, a, K("/sd/a"), 0)->nkvs, 1);
+    assert_int_equal(et_stats(es.s).probes, before.probes);
+
+    /* the member goes: the stream ends, reads probe and fail */
+    assert_int_equal(gcp_test_etcd_kill(&t, 0), 0);
+    assert_true(et_wait_live(es.s, 0, GCP_SC_TIMEOUT));
+
+    before = et_stats(es.s);
+    res = gcp_sc_get(es.s, a, K("/sd/a"), 0);
+    assert_true(res->rc == GCP_EUNAVAILABLE || res->rc == GCP_ETIMEOUT);
+    after = et_stats(es.s);
+    assert_true(after.probes - before.probes >= 1);
+    assert_int_equal(after.unprobed_reads, before.unprobed_reads);
+
+    /* back: the first read probes again, the next ones need none */
+    assert_int_equal(gcp_test_etcd_restart(&t, 0), 0);
+    assert_int_equal(gcp_test_etcd_wait(&t, 0, 20000), 0);
+    assert_true(et_wait_live(es.s, 1, 20000));
+
+    before = et_stats(es.s);
+    res = gcp_sc_get(es.s, a, K("/sd/a"), 0);
+    assert_int_equal(res->rc, GCP_OK);
+    assert_int_equal(res->nkvs, 1);
+    assert_int_equal(et_stats(es.s).probes - before.probes, 1);
+
+    before = et_stats(es.s);
+
+    for (i = 0; i < 10; i++) {
+        assert_int_equal(gcp_sc_get(es.s, a, K("/sd/a"), 0)->nkvs, 1);
+    }
+
+    after = et_stats(es.s);
+    assert_int_equal(after.probes, before.probes);
+    assert_int_equal(after.unprobed_reads - before.unprobed_reads, 10);
+
+    gcp_arena_destroy(a);
+    et_close(&es);
+    gcp_test_etcd_stop(&t);
 }
 
 
@@ -489,11 +761,16 @@ test_two_stores_counter(void **state)
     uint64_t             deadline;
     gcp_arena_t         *a;
     et_store_t           s1, s2;
+    int64_t              mark;
     et_counter_t         c[2];
     gcp_store_result_t  *res;
 
+    /* two workers of one instance: the last read below sees the last write */
+    mark = 0;
     memset(&s1, 0, sizeof(s1));
     memset(&s2, 0, sizeof(s2));
+    s1.watermark = &mark;
+    s2.watermark = &mark;
     assert_non_null(et_open(&s1, one.endpoints, NULL, NULL, 5000, 0));
 
     /* the second store shares the first one's loop and prefix */
@@ -936,12 +1213,16 @@ test_cluster_failover(void **state)
 
     assert_true(gcp_sc_rec_wait(es.s, &rec, (size_t) n, GCP_SC_TIMEOUT));
 
-    /* no quorum: 503 or 504 codes within the timeout */
+    /*
+     * No quorum: 503 or 504 codes within the timeout; reads once the
+     * freshness window (1 s) has run out: the write's timeout (1.5 s)
+     * lets it run out.
+     */
     dead2 = (dead1 + 1) % 3;
     assert_int_equal(gcp_test_etcd_kill(&t, dead2), 0);
 
-    et_assert_fails_fast(es.s, et_op_get, "/fo/a-00", 1500);
     et_assert_fails_fast(es.s, et_op_create, "/fo/noquorum", 1500);
+    et_assert_fails_fast(es.s, et_op_get, "/fo/a-00", 1500);
     et_assert_fails_fast(es.s, et_op_get, "/fo/a-01", 1500);
 
     /* quorum again: the same store recovers by itself */
@@ -1098,6 +1379,9 @@ static const struct CMUnitTest  etcd_tests[] = {
     cmocka_unit_test(test_key_mapping),
     cmocka_unit_test(test_bad_input),
     cmocka_unit_test(test_consistent_reads),
+    cmocka_unit_test(test_instance_reads),
+    cmocka_unit_test(test_instance_window),
+    cmocka_unit_test(test_instance_stream_down),
     cmocka_unit_test(test_two_stores_counter),
     cmocka_unit_test(test_watch_replay),
     cmocka_unit_test(test_compacted_elsewhere),
