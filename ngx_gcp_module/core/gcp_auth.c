@@ -256,6 +256,21 @@ gcp_auth_authorized(gcp_auth_step_t *s)
 }
 
 
+/* The request's user is known: impersonation, then authorization. */
+
+static void
+gcp_auth_identified(gcp_auth_step_t *s, gcp_user_t *u)
+{
+    s->op->req->user = u;
+
+    if (gcp_auth_impersonate(s->op) != GCP_OK) {
+        return;
+    }
+
+    gcp_auth_authorized(s);
+}
+
+
 /* A user was authenticated: system:authenticated, impersonation. */
 
 static void
@@ -271,13 +286,7 @@ gcp_auth_authenticated(gcp_auth_step_t *s, gcp_user_t *u)
         return;
     }
 
-    op->req->user = u;
-
-    if (gcp_auth_impersonate(op) != GCP_OK) {
-        return;
-    }
-
-    gcp_auth_authorized(s);
+    gcp_auth_identified(s, u);
 }
 
 
@@ -304,13 +313,7 @@ gcp_auth_unrecognized(gcp_auth_step_t *s)
         return;
     }
 
-    op->req->user = u;
-
-    if (gcp_auth_impersonate(op) != GCP_OK) {
-        return;
-    }
-
-    gcp_auth_authorized(s);
+    gcp_auth_identified(s, u);
 }
 
 

@@ -135,215 +135,289 @@ ROOT_CA = {'apiVersion': 'v1',
           'data': {'ca.crt': '@T2@'}}
 
 
-# The aggregated discovery documents (apidiscovery.k8s.io/v2), served
-# alike as v2beta1 but for the apiVersion.
-DISC_V2_API = {
- "kind": "APIGroupDiscoveryList",
- "apiVersion": "apidiscovery.k8s.io/v2",
- "metadata": {},
- "items": [
+# /apis as APIGroupList (also the answer to an unknown aggregated version)
+DISC_APIS = {
+ "kind": "APIGroupList",
+ "apiVersion": "v1",
+ "groups": [
   {
-   "metadata": {
-    "creationTimestamp": None
-   },
+   "name": "events.k8s.io",
    "versions": [
     {
-     "version": "v1",
-     "resources": [
-      {
-       "resource": "configmaps",
-       "responseKind": {
-        "group": "",
-        "version": "",
-        "kind": "ConfigMap"
-       },
-       "scope": "Namespaced",
-       "singularResource": "configmap",
-       "verbs": [
-        "create",
-        "delete",
-        "deletecollection",
-        "get",
-        "list",
-        "patch",
-        "update",
-        "watch"
-       ],
-       "shortNames": [
-        "cm"
-       ]
-      },
-      {
-       "resource": "events",
-       "responseKind": {
-        "group": "",
-        "version": "",
-        "kind": "Event"
-       },
-       "scope": "Namespaced",
-       "singularResource": "event",
-       "verbs": [
-        "create",
-        "delete",
-        "deletecollection",
-        "get",
-        "list",
-        "patch",
-        "update",
-        "watch"
-       ],
-       "shortNames": [
-        "ev"
-       ]
-      },
-      {
-       "resource": "namespaces",
-       "responseKind": {
-        "group": "",
-        "version": "",
-        "kind": "Namespace"
-       },
-       "scope": "Cluster",
-       "singularResource": "namespace",
-       "verbs": [
-        "create",
-        "delete",
-        "get",
-        "list",
-        "patch",
-        "update",
-        "watch"
-       ],
-       "shortNames": [
-        "ns"
-       ],
-       "subresources": [
-        {
-         "subresource": "finalize",
-         "responseKind": {
-          "group": "",
-          "version": "",
-          "kind": "Namespace"
-         },
-         "verbs": [
-          "update"
-         ]
-        },
-        {
-         "subresource": "status",
-         "responseKind": {
-          "group": "",
-          "version": "",
-          "kind": "Namespace"
-         },
-         "verbs": [
-          "get",
-          "patch",
-          "update"
-         ]
-        }
-       ]
-      },
-      {
-       "resource": "resourcequotas",
-       "responseKind": {
-        "group": "",
-        "version": "",
-        "kind": "ResourceQuota"
-       },
-       "scope": "Namespaced",
-       "singularResource": "resourcequota",
-       "verbs": [
-        "create",
-        "delete",
-        "deletecollection",
-        "get",
-        "list",
-        "patch",
-        "update",
-        "watch"
-       ],
-       "shortNames": [
-        "quota"
-       ],
-       "subresources": [
-        {
-         "subresource": "status",
-         "responseKind": {
-          "group": "",
-          "version": "",
-          "kind": "ResourceQuota"
-         },
-         "verbs": [
-          "get",
-          "patch",
-          "update"
-         ]
-        }
-       ]
-      },
-      {
-       "resource": "secrets",
-       "responseKind": {
-        "group": "",
-        "version": "",
-        "kind": "Secret"
-       },
-       "scope": "Namespaced",
-       "singularResource": "secret",
-       "verbs": [
-        "create",
-        "delete",
-        "deletecollection",
-        "get",
-        "list",
-        "patch",
-        "update",
-        "watch"
-       ]
-      },
-      {
-       "resource": "serviceaccounts",
-       "responseKind": {
-        "group": "",
-        "version": "",
-        "kind": "ServiceAccount"
-       },
-       "scope": "Namespaced",
-       "singularResource": "serviceaccount",
-       "verbs": [
-        "create",
-        "delete",
-        "deletecollection",
-        "get",
-        "list",
-        "patch",
-        "update",
-        "watch"
-       ],
-       "shortNames": [
-        "sa"
-       ],
-       "subresources": [
-        {
-         "subresource": "token",
-         "responseKind": {
-          "group": "authentication.k8s.io",
-          "version": "v1",
-          "kind": "TokenRequest"
-         },
-         "verbs": [
-          "create"
-         ]
-        }
-       ]
-      }
-     ],
-     "freshness": "Current"
+     "groupVersion": "events.k8s.io/v1",
+     "version": "v1"
     }
-   ]
+   ],
+   "preferredVersion": {
+    "groupVersion": "events.k8s.io/v1",
+    "version": "v1"
+   }
+  },
+  {
+   "name": "authentication.k8s.io",
+   "versions": [
+    {
+     "groupVersion": "authentication.k8s.io/v1",
+     "version": "v1"
+    }
+   ],
+   "preferredVersion": {
+    "groupVersion": "authentication.k8s.io/v1",
+    "version": "v1"
+   }
+  },
+  {
+   "name": "authorization.k8s.io",
+   "versions": [
+    {
+     "groupVersion": "authorization.k8s.io/v1",
+     "version": "v1"
+    }
+   ],
+   "preferredVersion": {
+    "groupVersion": "authorization.k8s.io/v1",
+    "version": "v1"
+   }
+  },
+  {
+   "name": "rbac.authorization.k8s.io",
+   "versions": [
+    {
+     "groupVersion": "rbac.authorization.k8s.io/v1",
+     "version": "v1"
+    }
+   ],
+   "preferredVersion": {
+    "groupVersion": "rbac.authorization.k8s.io/v1",
+    "version": "v1"
+   }
+  },
+  {
+   "name": "coordination.k8s.io",
+   "versions": [
+    {
+     "groupVersion": "coordination.k8s.io/v1",
+     "version": "v1"
+    }
+   ],
+   "preferredVersion": {
+    "groupVersion": "coordination.k8s.io/v1",
+    "version": "v1"
+   }
   }
  ]
+               }
+ 
+ 
+ # The aggregated discovery documents (apidiscovery.k8s.io/v2), served
+ # alike as v2beta1 but for the apiVersion.
+ DISC_V2_API = {
+  "kind": "APIGroupDiscoveryList",
+  "apiVersion": "apidiscovery.k8s.io/v2",
+  "metadata": {},
+  "items": [
+   {
+    "metadata": {
+     "creationTimestamp": None
+    },
+    "versions": [
+     {
+      "version": "v1",
+      "resources": [
+       {
+        "resource": "configmaps",
+        "responseKind": {
+         "group": "",
+         "version": "",
+         "kind": "ConfigMap"
+        },
+        "scope": "Namespaced",
+        "singularResource": "configmap",
+        "verbs": [
+         "create",
+         "delete",
+         "deletecollection",
+         "get",
+         "list",
+         "patch",
+         "update",
+         "watch"
+        ],
+        "shortNames": [
+         "cm"
+        ]
+       },
+       {
+        "resource": "events",
+        "responseKind": {
+         "group": "",
+         "version": "",
+         "kind": "Event"
+        },
+        "scope": "Namespaced",
+        "singularResource": "event",
+        "verbs": [
+         "create",
+         "delete",
+         "deletecollection",
+         "get",
+         "list",
+         "patch",
+         "update",
+         "watch"
+        ],
+        "shortNames": [
+         "ev"
+        ]
+       },
+       {
+        "resource": "namespaces",
+        "responseKind": {
+         "group": "",
+         "version": "",
+         "kind": "Namespace"
+        },
+        "scope": "Cluster",
+        "singularResource": "namespace",
+        "verbs": [
+         "create",
+         "delete",
+         "get",
+         "list",
+         "patch",
+         "update",
+         "watch"
+        ],
+        "shortNames": [
+         "ns"
+        ],
+        "subresources": [
+         {
+          "subresource": "finalize",
+          "responseKind": {
+           "group": "",
+           "version": "",
+           "kind": "Namespace"
+          },
+          "verbs": [
+           "update"
+          ]
+         },
+         {
+          "subresource": "status",
+          "responseKind": {
+           "group": "",
+           "version": "",
+           "kind": "Namespace"
+          },
+          "verbs": [
+           "get",
+           "patch",
+           "update"
+          ]
+         }
+        ]
+       },
+       {
+        "resource": "resourcequotas",
+        "responseKind": {
+         "group": "",
+         "version": "",
+         "kind": "ResourceQuota"
+        },
+        "scope": "Namespaced",
+        "singularResource": "resourcequota",
+        "verbs": [
+         "create",
+         "delete",
+         "deletecollection",
+         "get",
+         "list",
+         "patch",
+         "update",
+         "watch"
+        ],
+        "shortNames": [
+         "quota"
+        ],
+        "subresources": [
+         {
+          "subresource": "status",
+          "responseKind": {
+           "group": "",
+           "version": "",
+           "kind": "ResourceQuota"
+          },
+          "verbs": [
+           "get",
+           "patch",
+           "update"
+          ]
+         }
+        ]
+       },
+       {
+        "resource": "secrets",
+        "responseKind": {
+         "group": "",
+         "version": "",
+         "kind": "Secret"
+        },
+        "scope": "Namespaced",
+        "singularResource": "secret",
+        "verbs": [
+         "create",
+         "delete",
+         "deletecollection",
+         "get",
+         "list",
+         "patch",
+         "update",
+         "watch"
+        ]
+       },
+       {
+        "resource": "serviceaccounts",
+        "responseKind": {
+         "group": "",
+         "version": "",
+         "kind": "ServiceAccount"
+        },
+        "scope": "Namespaced",
+        "singularResource": "serviceaccount",
+        "verbs": [
+         "create",
+         "delete",
+         "deletecollection",
+         "get",
+         "list",
+         "patch",
+         "update",
+         "watch"
+        ],
+        "shortNames": [
+         "sa"
+        ],
+        "subresources": [
+         {
+          "subresource": "token",
+          "responseKind": {
+           "group": "authentication.k8s.io",
+           "version": "v1",
+           "kind": "TokenRequest"
+          },
+          "verbs": [
+           "create"
+          ]
+         }
+        ]
+       }
+      ],
+      "freshness": "Current"
+     }
+    ]
+   }
+  ]
 }
 
 DISC_V2_APIS = {
@@ -826,77 +900,7 @@ STEPS = [
          status=200,
          resp_headers={'Content-Type': ['application/json']},
          kind='json',
-         expect={
-               "kind": "APIGroupList",
-               "apiVersion": "v1",
-               "groups": [
-                {
-                 "name": "events.k8s.io",
-                 "versions": [
-                  {
-                   "groupVersion": "events.k8s.io/v1",
-                   "version": "v1"
-                  }
-                 ],
-                 "preferredVersion": {
-                  "groupVersion": "events.k8s.io/v1",
-                  "version": "v1"
-                 }
-                },
-                {
-                 "name": "authentication.k8s.io",
-                 "versions": [
-                  {
-                   "groupVersion": "authentication.k8s.io/v1",
-                   "version": "v1"
-                  }
-                 ],
-                 "preferredVersion": {
-                  "groupVersion": "authentication.k8s.io/v1",
-                  "version": "v1"
-                 }
-                },
-                {
-                 "name": "authorization.k8s.io",
-                 "versions": [
-                  {
-                   "groupVersion": "authorization.k8s.io/v1",
-                   "version": "v1"
-                  }
-                 ],
-                 "preferredVersion": {
-                  "groupVersion": "authorization.k8s.io/v1",
-                  "version": "v1"
-                 }
-                },
-                {
-                 "name": "rbac.authorization.k8s.io",
-                 "versions": [
-                  {
-                   "groupVersion": "rbac.authorization.k8s.io/v1",
-                   "version": "v1"
-                  }
-                 ],
-                 "preferredVersion": {
-                  "groupVersion": "rbac.authorization.k8s.io/v1",
-                  "version": "v1"
-                 }
-                },
-                {
-                 "name": "coordination.k8s.io",
-                 "versions": [
-                  {
-                   "groupVersion": "coordination.k8s.io/v1",
-                   "version": "v1"
-                  }
-                 ],
-                 "preferredVersion": {
-                  "groupVersion": "coordination.k8s.io/v1",
-                  "version": "v1"
-                 }
-                }
-               ]
-              }),
+         expect=DISC_APIS),
     Case(name='01-discovery-root-paths',
          method='GET',
          path='/',
@@ -1130,77 +1134,7 @@ STEPS = [
          status=200,
          resp_headers={'Content-Type': ['application/json']},
          kind='json',
-         expect={
-               "kind": "APIGroupList",
-               "apiVersion": "v1",
-               "groups": [
-                {
-                 "name": "events.k8s.io",
-                 "versions": [
-                  {
-                   "groupVersion": "events.k8s.io/v1",
-                   "version": "v1"
-                  }
-                 ],
-                 "preferredVersion": {
-                  "groupVersion": "events.k8s.io/v1",
-                  "version": "v1"
-                 }
-                },
-                {
-                 "name": "authentication.k8s.io",
-                 "versions": [
-                  {
-                   "groupVersion": "authentication.k8s.io/v1",
-                   "version": "v1"
-                  }
-                 ],
-                 "preferredVersion": {
-                  "groupVersion": "authentication.k8s.io/v1",
-                  "version": "v1"
-                 }
-                },
-                {
-                 "name": "authorization.k8s.io",
-                 "versions": [
-                  {
-                   "groupVersion": "authorization.k8s.io/v1",
-                   "version": "v1"
-                  }
-                 ],
-                 "preferredVersion": {
-                  "groupVersion": "authorization.k8s.io/v1",
-                  "version": "v1"
-                 }
-                },
-                {
-                 "name": "rbac.authorization.k8s.io",
-                 "versions": [
-                  {
-                   "groupVersion": "rbac.authorization.k8s.io/v1",
-                   "version": "v1"
-                  }
-                 ],
-                 "preferredVersion": {
-                  "groupVersion": "rbac.authorization.k8s.io/v1",
-                  "version": "v1"
-                 }
-                },
-                {
-                 "name": "coordination.k8s.io",
-                 "versions": [
-                  {
-                   "groupVersion": "coordination.k8s.io/v1",
-                   "version": "v1"
-                  }
-                 ],
-                 "preferredVersion": {
-                  "groupVersion": "coordination.k8s.io/v1",
-                  "version": "v1"
-                 }
-                }
-               ]
-              }),
+         expect=DISC_APIS),
     Case(name='01-discovery-aggregated-unknown-version-only-apis',
          method='GET',
          path='/apis',
