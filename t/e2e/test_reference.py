@@ -206,218 +206,218 @@ DISC_APIS = {
    }
   }
  ]
-               }
- 
- 
- # The aggregated discovery documents (apidiscovery.k8s.io/v2), served
- # alike as v2beta1 but for the apiVersion.
- DISC_V2_API = {
-  "kind": "APIGroupDiscoveryList",
-  "apiVersion": "apidiscovery.k8s.io/v2",
-  "metadata": {},
-  "items": [
-   {
-    "metadata": {
-     "creationTimestamp": None
-    },
-    "versions": [
-     {
-      "version": "v1",
-      "resources": [
-       {
-        "resource": "configmaps",
-        "responseKind": {
-         "group": "",
-         "version": "",
-         "kind": "ConfigMap"
-        },
-        "scope": "Namespaced",
-        "singularResource": "configmap",
-        "verbs": [
-         "create",
-         "delete",
-         "deletecollection",
-         "get",
-         "list",
-         "patch",
-         "update",
-         "watch"
-        ],
-        "shortNames": [
-         "cm"
-        ]
+}
+
+
+# The aggregated discovery documents (apidiscovery.k8s.io/v2), served
+# alike as v2beta1 but for the apiVersion.
+DISC_V2_API = {
+ "kind": "APIGroupDiscoveryList",
+ "apiVersion": "apidiscovery.k8s.io/v2",
+ "metadata": {},
+ "items": [
+  {
+   "metadata": {
+    "creationTimestamp": None
+   },
+   "versions": [
+    {
+     "version": "v1",
+     "resources": [
+      {
+       "resource": "configmaps",
+       "responseKind": {
+        "group": "",
+        "version": "",
+        "kind": "ConfigMap"
        },
-       {
-        "resource": "events",
-        "responseKind": {
-         "group": "",
-         "version": "",
-         "kind": "Event"
-        },
-        "scope": "Namespaced",
-        "singularResource": "event",
-        "verbs": [
-         "create",
-         "delete",
-         "deletecollection",
-         "get",
-         "list",
-         "patch",
-         "update",
-         "watch"
-        ],
-        "shortNames": [
-         "ev"
-        ]
+       "scope": "Namespaced",
+       "singularResource": "configmap",
+       "verbs": [
+        "create",
+        "delete",
+        "deletecollection",
+        "get",
+        "list",
+        "patch",
+        "update",
+        "watch"
+       ],
+       "shortNames": [
+        "cm"
+       ]
+      },
+      {
+       "resource": "events",
+       "responseKind": {
+        "group": "",
+        "version": "",
+        "kind": "Event"
        },
-       {
-        "resource": "namespaces",
-        "responseKind": {
-         "group": "",
-         "version": "",
-         "kind": "Namespace"
-        },
-        "scope": "Cluster",
-        "singularResource": "namespace",
-        "verbs": [
-         "create",
-         "delete",
-         "get",
-         "list",
-         "patch",
-         "update",
-         "watch"
-        ],
-        "shortNames": [
-         "ns"
-        ],
-        "subresources": [
-         {
-          "subresource": "finalize",
-          "responseKind": {
-           "group": "",
-           "version": "",
-           "kind": "Namespace"
-          },
-          "verbs": [
-           "update"
-          ]
+       "scope": "Namespaced",
+       "singularResource": "event",
+       "verbs": [
+        "create",
+        "delete",
+        "deletecollection",
+        "get",
+        "list",
+        "patch",
+        "update",
+        "watch"
+       ],
+       "shortNames": [
+        "ev"
+       ]
+      },
+      {
+       "resource": "namespaces",
+       "responseKind": {
+        "group": "",
+        "version": "",
+        "kind": "Namespace"
+       },
+       "scope": "Cluster",
+       "singularResource": "namespace",
+       "verbs": [
+        "create",
+        "delete",
+        "get",
+        "list",
+        "patch",
+        "update",
+        "watch"
+       ],
+       "shortNames": [
+        "ns"
+       ],
+       "subresources": [
+        {
+         "subresource": "finalize",
+         "responseKind": {
+          "group": "",
+          "version": "",
+          "kind": "Namespace"
          },
-         {
-          "subresource": "status",
-          "responseKind": {
-           "group": "",
-           "version": "",
-           "kind": "Namespace"
-          },
-          "verbs": [
-           "get",
-           "patch",
-           "update"
-          ]
-         }
-        ]
-       },
-       {
-        "resource": "resourcequotas",
-        "responseKind": {
-         "group": "",
-         "version": "",
-         "kind": "ResourceQuota"
+         "verbs": [
+          "update"
+         ]
         },
-        "scope": "Namespaced",
-        "singularResource": "resourcequota",
-        "verbs": [
-         "create",
-         "delete",
-         "deletecollection",
-         "get",
-         "list",
-         "patch",
-         "update",
-         "watch"
-        ],
-        "shortNames": [
-         "quota"
-        ],
-        "subresources": [
-         {
-          "subresource": "status",
-          "responseKind": {
-           "group": "",
-           "version": "",
-           "kind": "ResourceQuota"
-          },
-          "verbs": [
-           "get",
-           "patch",
-           "update"
-          ]
-         }
-        ]
+        {
+         "subresource": "status",
+         "responseKind": {
+          "group": "",
+          "version": "",
+          "kind": "Namespace"
+         },
+         "verbs": [
+          "get",
+          "patch",
+          "update"
+         ]
+        }
+       ]
+      },
+      {
+       "resource": "resourcequotas",
+       "responseKind": {
+        "group": "",
+        "version": "",
+        "kind": "ResourceQuota"
        },
-       {
-        "resource": "secrets",
-        "responseKind": {
-         "group": "",
-         "version": "",
-         "kind": "Secret"
-        },
-        "scope": "Namespaced",
-        "singularResource": "secret",
-        "verbs": [
-         "create",
-         "delete",
-         "deletecollection",
-         "get",
-         "list",
-         "patch",
-         "update",
-         "watch"
-        ]
+       "scope": "Namespaced",
+       "singularResource": "resourcequota",
+       "verbs": [
+        "create",
+        "delete",
+        "deletecollection",
+        "get",
+        "list",
+        "patch",
+        "update",
+        "watch"
+       ],
+       "shortNames": [
+        "quota"
+       ],
+       "subresources": [
+        {
+         "subresource": "status",
+         "responseKind": {
+          "group": "",
+          "version": "",
+          "kind": "ResourceQuota"
+         },
+         "verbs": [
+          "get",
+          "patch",
+          "update"
+         ]
+        }
+       ]
+      },
+      {
+       "resource": "secrets",
+       "responseKind": {
+        "group": "",
+        "version": "",
+        "kind": "Secret"
        },
-       {
-        "resource": "serviceaccounts",
-        "responseKind": {
-         "group": "",
-         "version": "",
-         "kind": "ServiceAccount"
-        },
-        "scope": "Namespaced",
-        "singularResource": "serviceaccount",
-        "verbs": [
-         "create",
-         "delete",
-         "deletecollection",
-         "get",
-         "list",
-         "patch",
-         "update",
-         "watch"
-        ],
-        "shortNames": [
-         "sa"
-        ],
-        "subresources": [
-         {
-          "subresource": "token",
-          "responseKind": {
-           "group": "authentication.k8s.io",
-           "version": "v1",
-           "kind": "TokenRequest"
-          },
-          "verbs": [
-           "create"
-          ]
-         }
-        ]
-       }
-      ],
-      "freshness": "Current"
-     }
-    ]
-   }
-  ]
+       "scope": "Namespaced",
+       "singularResource": "secret",
+       "verbs": [
+        "create",
+        "delete",
+        "deletecollection",
+        "get",
+        "list",
+        "patch",
+        "update",
+        "watch"
+       ]
+      },
+      {
+       "resource": "serviceaccounts",
+       "responseKind": {
+        "group": "",
+        "version": "",
+        "kind": "ServiceAccount"
+       },
+       "scope": "Namespaced",
+       "singularResource": "serviceaccount",
+       "verbs": [
+        "create",
+        "delete",
+        "deletecollection",
+        "get",
+        "list",
+        "patch",
+        "update",
+        "watch"
+       ],
+       "shortNames": [
+        "sa"
+       ],
+       "subresources": [
+        {
+         "subresource": "token",
+         "responseKind": {
+          "group": "authentication.k8s.io",
+          "version": "v1",
+          "kind": "TokenRequest"
+         },
+         "verbs": [
+          "create"
+         ]
+        }
+       ]
+      }
+     ],
+     "freshness": "Current"
+    }
+   ]
+  }
+ ]
 }
 
 DISC_V2_APIS = {
