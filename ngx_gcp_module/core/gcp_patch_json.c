@@ -811,13 +811,32 @@ gcp_jp_bad_index(gcp_jp_t *jp, long long idx)
 
 
 /*
+ * Checks that idx is in [-n, n) and makes a negative one count from the
+ * end.  Returns NULL, or the error text.
+ */
+static const char *
+gcp_jp_range(gcp_jp_t *jp, long long *idx, long long n)
+{
+    if (*idx < -n || *idx >= n) {
+        return gcp_jp_bad_index(jp, *idx);
+    }
+
+    if (*idx < 0) {
+        *idx += n;
+    }
+
+    return NULL;
+}
+
+
+/*
  * Looks key up in a container.  Returns NULL and *val (borrowed; NULL for a
  * missing member), or the error text for a bad array index.
  */
 static const char *
 gcp_jp_get(gcp_jp_t *jp, json_t *con, const gcp_str_t *key, json_t **val)
 {
-    long long    idx, n;
+    long long    idx;
     const char  *e;
 
     *val = NULL;
@@ -832,18 +851,9 @@ gcp_jp_get(gcp_jp_t *jp, json_t *con, const gcp_str_t *key, json_t **val)
         return e;
     }
 
-    n = (long long) json_array_size(con);
-
-    if (idx < 0) {
-        if (idx < -n) {
-            return gcp_jp_bad_index(jp, idx);
-        }
-
-        idx += n;
-    }
-
-    if (idx >= n) {
-        return gcp_jp_bad_index(jp, idx);
+    e = gcp_jp_range(jp, &idx, (long long) json_array_size(con));
+    if (e != NULL) {
+        return e;
     }
 
     *val = json_array_get(con, (size_t) idx);
@@ -860,7 +870,7 @@ static const char *
 gcp_jp_add(gcp_jp_t *jp, json_t *con, const gcp_str_t *key, json_t *val)
 {
     int          rc;
-    long long    idx, n;
+    long long    idx;
     const char  *e;
 
     val = val ? json_incref(val) : json_null();
@@ -882,15 +892,10 @@ gcp_jp_add(gcp_jp_t *jp, json_t *con, const gcp_str_t *key, json_t *val)
                            "%s", key->data, e);
     }
 
-    n = (long long) json_array_size(con) + 1;
-
-    if (idx >= n || idx < -n) {
+    e = gcp_jp_range(jp, &idx, (long long) json_array_size(con) + 1);
+    if (e != NULL) {
         json_decref(val);
-        return gcp_jp_bad_index(jp, idx);
-    }
-
-    if (idx < 0) {
-        idx += n;
+        return e;
     }
 
     rc = json_array_insert_new(con, (size_t) idx, val);
@@ -914,7 +919,7 @@ static const char *
 gcp_jp_set(gcp_jp_t *jp, json_t *con, const gcp_str_t *key, json_t *val)
 {
     int          rc;
-    long long    idx, n;
+    long long    idx;
     const char  *e;
 
     val = val ? json_incref(val) : json_null();
@@ -929,15 +934,10 @@ gcp_jp_set(gcp_jp_t *jp, json_t *con, const gcp_str_t *key, json_t *val)
             return e;
         }
 
-        n = (long long) json_array_size(con);
-
-        if (idx < -n || idx >= n) {
+        e = gcp_jp_range(jp, &idx, (long long) json_array_size(con));
+        if (e != NULL) {
             json_decref(val);
-            return gcp_jp_bad_index(jp, idx);
-        }
-
-        if (idx < 0) {
-            idx += n;
+            return e;
         }
 
         rc = json_array_set_new(con, (size_t) idx, val);
@@ -956,7 +956,7 @@ gcp_jp_set(gcp_jp_t *jp, json_t *con, const gcp_str_t *key, json_t *val)
 static const char *
 gcp_jp_remove(gcp_jp_t *jp, json_t *con, const gcp_str_t *key)
 {
-    long long    idx, n;
+    long long    idx;
     const char  *e;
 
     if (json_is_object(con)) {
@@ -974,14 +974,9 @@ gcp_jp_remove(gcp_jp_t *jp, json_t *con, const gcp_str_t *key)
         return e;
     }
 
-    n = (long long) json_array_size(con);
-
-    if (idx >= n || idx < -n) {
-        return gcp_jp_bad_index(jp, idx);
-    }
-
-    if (idx < 0) {
-        idx += n;
+    e = gcp_jp_range(jp, &idx, (long long) json_array_size(con));
+    if (e != NULL) {
+        return e;
     }
 
     json_array_remove(con, (size_t) idx);
