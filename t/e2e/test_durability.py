@@ -71,9 +71,11 @@ def test_acknowledged_creates_survive_kill9(own_server):
     for pid in workers:
         assert not _alive(pid)
 
-    stop.set()
+    # the threads run on until the dead server refuses them (setting stop
+    # now would let a thread that was slow to be scheduled end quietly)
     for t in threads:
         t.join(30)
+    stop.set()
     assert not any(t.is_alive() for t in threads)
     # every thread was cut off by the kill, in the middle of its work
     assert len(failed) == THREADS
