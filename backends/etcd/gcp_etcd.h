@@ -4,7 +4,7 @@
  *
  *   gcp_etcd_http.c     libcurl's multi interface on a gcp_loop_t: unary
  *                       calls and streams, endpoints and failover
- *   gcp_etcd_codec.c    base64, key mapping, JSON requests and replies
+ *   gcp_etcd_codec.c    key mapping, JSON requests and replies
  *   gcp_etcd_cache.c    the in-memory copy: items, ordered map, history
  *   gcp_etcd_feed.c     loading the keyspace, the watch stream feeding it
  *   gcp_etcd_read.c     consistent reads: revision probes, serving reads
@@ -21,6 +21,7 @@
 #include <sys/types.h>
 #include <jansson.h>
 
+#include "gcp_base64.h"
 #include "gcp_store_etcd.h"
 
 
@@ -121,15 +122,6 @@ uint64_t gcp_etcd_http_failovers(gcp_etcd_http_t *h);
 
 /* ------------------------------------------------------------ codec */
 
-
-/* Appends the base64 encoding of p[0..n) to b. */
-void gcp_etcd_b64_add(gcp_buf_t *b, const char *p, size_t n);
-
-/*
- * Decodes n base64 characters into out (room for n / 4 * 3 bytes).
- * Returns the number of bytes, or -1 when the input is not base64.
- */
-ssize_t gcp_etcd_b64_decode(const char *in, size_t n, char *out);
 
 /*
  * Returns an integer field of an etcd JSON object (int64 fields are JSON

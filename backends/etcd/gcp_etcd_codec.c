@@ -1,123 +1,14 @@
 
 /*
- * The etcd backend's encodings: base64 (etcd's gateway carries keys and
- * values as base64 JSON strings, int64s as JSON strings), the mapping
- * between the core's keys and etcd's keys (core prefix <-> etcd prefix),
- * and the reading of etcd's JSON answers.
+ * The etcd backend's encodings: base64 through gcp_base64.h (etcd's gateway
+ * carries keys and values as base64 JSON strings, int64s as JSON strings),
+ * the mapping between the core's keys and etcd's keys (core prefix <->
+ * etcd prefix), and the reading of etcd's JSON answers.
  */
 
 #include <stdlib.h>
 
 #include "gcp_etcd.h"
-
-
-static const char  gcp_etcd_b64[] =
-    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-
-
-void
-gcp_etcd_b64_add(gcp_buf_t *b, const char *p, size_t n)
-{
-    char                 *o;
-    size_t                i;
-    uint32_t              v;
-    const unsigned char  *s = (const unsigned char *) p;
-
-    if (gcp_buf_reserve(b, (n + 2) / 3 * 4) != GCP_OK) {
-        return;
-    }
-
-    o = b->data + b->len;
-
-    for (i = 0; i + 2 < n; i += 3) {
-        v = (uint32_t) s[i] << 16 | (uint32_t) s[i + 1] << 8 | s[i + 2];
-        *o++ = gcp_etcd_b64[v >> 18];
-        *o++ = gcp_etcd_b64[(v >> 12) & 63];
-        *o++ = gcp_etcd_b64[(v >> 6) & 63];
-        *o++ = gcp_etcd_b64[v & 63];
-    }
-
-    if (i < n) {
-        v = (uint32_t) s[i] << 16;
-
-        if (i + 1 < n) {
-            v |= (uint32_t) s[i + 1] << 8;
-        }
-
-        *o++ = gcp_etcd_b64[v >> 18];
-        *o++ = gcp_etcd_b64[(v >> 12) & 63];
-        *o++ = i + 1 < n ? gcp_etcd_b64[(v >> 6) & 63] : '=';
-        *o++ = '=';
-    }
-
-    b->len = (size_t) (o - b->data);
-}
-
-
-static int
-gcp_etcd_b64_value(unsigned char c)
-{
-    if (c >= 'A' && c <= 'Z') {
-        return c - 'A';
-    }
-
-    if (c >= 'a' && c <= 'z') {
-        return c - 'a' + 26;
-    }
-
-    if (c >= '0' && c <= '9') {
-        return c - '0' + 52;
-    }
-
-    if (c == '+' || c == '-') {
-        return 62;
-    }
-
-    if (c == '/' || c == '_') {
-        return 63;
-    }
-
-    return -1;
-}
-
-
-ssize_t
-gcp_etcd_b64_decode(const char *in, size_t n, char *out)
-{
-    int                   d;
-    size_t                i, bits;
-    uint32_t              v;
-    unsigned char        *o = (unsigned char *) out;
-    const unsigned char  *s = (const unsigned char *) in;
-
-    while (n && s[n - 1] == '=') {
-        n--;
-    }
-
-    v = 0;
-    bits = 0;
-
-    for (i = 0; i < n; i++) {
-        d = gcp_etcd_b64_value(s[i]);
-        if (d < 0) {
-            return -1;
-        }
-
-        v = v << 6 | (uint32_t) d;
-        bits += 6;
-
-        if (bits >= 8) {
-            bits -= 8;
-            *o++ = (unsigned char) (v >> bits);
-        }
-    }
-
-    if (bits >= 6) {
-        return -1;
-    }
-
-    return (ssize_t) (o - (unsigned char *) out);
-}
 
 
 int64_t
@@ -167,12 +58,13 @@ gcp_etcd_bytes(json_t *obj, const char *field, gcp_arena_t *a)
 
     n = json_string_length(v);
 
-    p = gcp_alloc(a, n / 4 * 3 + 3);
+    p = gcp_alloc(a, GCP_BASE64_DECODED_MAX(n) + 1);
     if (p == NULL) {
         return r;
     }
 
-    len = gcp_etcd_b64_decode(json_string_value(v), n, p);
+    len = gcp_base64_decode_into(json_string_value(v), n, GCP_BASE64_STD,
+                                 p, NULL);
     if (len < 0) {
         return r;
     }
@@ -222,7 +114,7 @@ gcp_etcd_mapped_add(gcp_etcd_t *e, gcp_buf_t *b, const char *k, size_t len)
 
     memcpy(tmp + e->prefix.len, k + e->core.len, len - e->core.len);
 
-    gcp_etcd_b64_add(b, tmp, n);
+    gcp_base64_encode_buf(b, tmp, n, GCP_BASE64_STD);
 }
 
 
@@ -305,7 +197,8 @@ gcp_etcd_range_add(gcp_etcd_t *e, gcp_buf_t *b, gcp_str_t key,
         if (empty) {
             gcp_buf_addstr(b, "AA==");      /* "\0": the smallest key */
         } else {
-            gcp_etcd_b64_add(b, e->prefix.data, e->prefix.len);
+            gcp_base64_encode_buf(b, e->prefix.data,
+                                  e->prefix.len, GCP_BASE64_STD);
         }
 
     } else {
@@ -315,7 +208,8 @@ gcp_etcd_range_add(gcp_etcd_t *e, gcp_buf_t *b, gcp_str_t key,
     gcp_buf_addstr(b, "\",\"range_end\":\"");
 
     if (es > 0) {
-        gcp_etcd_b64_add(b, e->prefix_end.data, e->prefix_end.len);
+        gcp_base64_encode_buf(b, e->prefix_end.data,
+                              e->prefix_end.len, GCP_BASE64_STD);
     } else {
         gcp_etcd_mapped_add(e, b, end.data, end.len);
     }
@@ -441,7 +335,8 @@ gcp_etcd_item_json(gcp_etcd_t *e, json_t *obj, gcp_etcd_item_t **out)
 
     kn = json_string_length(k);
 
-    kb = kn / 4 * 3 + 3 <= sizeof(stack) ? stack : malloc(kn / 4 * 3 + 3);
+    kb = GCP_BASE64_DECODED_MAX(kn) <= sizeof(stack)
+         ? stack : malloc(GCP_BASE64_DECODED_MAX(kn));
     if (kb == NULL) {
         return GCP_ENOMEM;
     }
@@ -449,7 +344,8 @@ gcp_etcd_item_json(gcp_etcd_t *e, json_t *obj, gcp_etcd_item_t **out)
     rc = GCP_OK;
     it = NULL;
 
-    n = gcp_etcd_b64_decode(json_string_value(k), kn, kb);
+    n = gcp_base64_decode_into(json_string_value(k), kn, GCP_BASE64_STD,
+                               kb, NULL);
 
     if (n <= 0) {
         rc = GCP_EINTERNAL;
@@ -465,7 +361,8 @@ gcp_etcd_item_json(gcp_etcd_t *e, json_t *obj, gcp_etcd_item_t **out)
     klen = e->core.len + rest;
     vn = v ? json_string_length(v) : 0;
 
-    it = malloc(sizeof(gcp_etcd_item_t) + klen + vn / 4 * 3 + 5);
+    it = malloc(sizeof(gcp_etcd_item_t) + klen + 1
+                + GCP_BASE64_DECODED_MAX(vn) + 1);
     if (it == NULL) {
         rc = GCP_ENOMEM;
         goto done;
@@ -478,8 +375,8 @@ gcp_etcd_item_json(gcp_etcd_t *e, json_t *obj, gcp_etcd_item_t **out)
     memcpy(it->data + e->core.len, kb + e->prefix.len, rest);
     it->data[klen] = '\0';
 
-    n = v ? gcp_etcd_b64_decode(json_string_value(v), vn,
-                                it->data + klen + 1)
+    n = v ? gcp_base64_decode_into(json_string_value(v), vn,
+                                   GCP_BASE64_STD, it->data + klen + 1, NULL)
           : 0;
 
     if (n < 0) {

@@ -215,15 +215,18 @@ gcp_etcd_feed_load(gcp_etcd_t *e)
     gcp_buf_addstr(&b, "{\"key\":\"");
 
     if (e->load_next.len) {
-        gcp_etcd_b64_add(&b, e->load_next.data, e->load_next.len);
+        gcp_base64_encode_buf(&b, e->load_next.data,
+                              e->load_next.len, GCP_BASE64_STD);
     } else if (e->prefix.len) {
-        gcp_etcd_b64_add(&b, e->prefix.data, e->prefix.len);
+        gcp_base64_encode_buf(&b, e->prefix.data,
+                              e->prefix.len, GCP_BASE64_STD);
     } else {
         gcp_buf_addstr(&b, "AA==");
     }
 
     gcp_buf_addstr(&b, "\",\"range_end\":\"");
-    gcp_etcd_b64_add(&b, e->prefix_end.data, e->prefix_end.len);
+    gcp_base64_encode_buf(&b, e->prefix_end.data,
+                          e->prefix_end.len, GCP_BASE64_STD);
     gcp_buf_printf(&b, "\",\"limit\":\"%d\"", GCP_ETCD_PAGE);
 
     if (e->load_rev) {

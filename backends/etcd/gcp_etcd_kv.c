@@ -230,7 +230,7 @@ gcp_etcd_write(gcp_etcd_t *e, gcp_etcd_op_t op, gcp_str_t key,
     } else {
         gcp_buf_printf(&b, ",\"success\":[{\"request_put\":{\"key\":\"%s\","
                        "\"value\":\"", k);
-        gcp_etcd_b64_add(&b, value.data, value.len);
+        gcp_base64_encode_buf(&b, value.data, value.len, GCP_BASE64_STD);
         gcp_buf_addstr(&b, op == GCP_ETCD_UPDATE ? "\",\"prev_kv\":true}}]"
                                                  : "\"}}]");
     }

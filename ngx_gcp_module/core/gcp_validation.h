@@ -30,6 +30,7 @@
 
 #include "gcp_core.h"
 #include "gcp_ferr.h"
+#include "gcp_base64.h"
 
 
 #define GCP_VALIDATION_MAX_MSGS      6
@@ -139,33 +140,6 @@ void gcp_validate_finalizer_name(gcp_ferrs_t *errs, const char *field,
  * zero time.  Returns an arena string (NULL on allocation failure).
  */
 const char *gcp_validation_time_string(gcp_arena_t *a, const char *ts);
-
-
-typedef enum {
-    GCP_BASE64_STD = 0,         /* base64.StdEncoding: +/, padded */
-    GCP_BASE64_RAWURL           /* base64.RawURLEncoding: -_, no padding */
-} gcp_base64_mode_t;
-
-
-/*
- * Decodes as Go's Encoding.DecodeString ('\r' and '\n' are ignored).  On
- * success returns GCP_OK and sets *out (arena memory, NUL-terminated);
- * otherwise GCP_EBADREQUEST with *msg set to Go's "illegal base64 data at
- * input byte N" (arena string), or GCP_ENOMEM.
- */
-int gcp_base64_decode_mode(gcp_arena_t *a, const char *in, size_t len,
-    gcp_base64_mode_t mode, gcp_str_t *out, const char **msg);
-
-/* gcp_base64_decode_mode() with GCP_BASE64_STD. */
-int gcp_base64_decode(gcp_arena_t *a, const char *in, size_t len,
-    gcp_str_t *out, const char **msg);
-
-/* Appends in (len bytes) encoded. */
-void gcp_base64_encode_buf(gcp_buf_t *b, const char *in, size_t len,
-    gcp_base64_mode_t mode);
-
-/* Returns in encoded (STD), in arena memory ({NULL, 0}: ENOMEM). */
-gcp_str_t gcp_base64_encode(gcp_arena_t *a, const char *in, size_t len);
 
 
 /*
