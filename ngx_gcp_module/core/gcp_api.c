@@ -18,6 +18,7 @@
 #include "gcp_rand.h"
 #include "gcp_rbac.h"
 #include "gcp_reg.h"
+#include "gcp_seed.h"
 #include "gcp_time.h"
 #include "gcp_types.h"
 
@@ -129,22 +130,15 @@ gcp_api_destroy(gcp_api_t *api)
 
 
 static const char * const  gcp_system_namespaces[] = {
-    "default", "kube-system", "kube-public", NULL
+    "default", "kube-system", "kube-public"
 };
 
 
 typedef struct {
     gcp_api_t    *api;
-    gcp_arena_t  *a;
-    size_t        next;
-    int           rc;
-    unsigned      rbac:1;           /* the RBAC policy was created */
     void        (*done)(void *arg, int rc);
     void         *arg;
 } gcp_boot_t;
-
-
-static void gcp_boot_next(gcp_boot_t *b);
 
 
 /* The worker marked for background work runs the controllers. */
@@ -169,59 +163,51 @@ gcp_api_controllers(gcp_api_t *api)
 
 
 static void
-gcp_boot_rbac_done(void *arg, int rc)
+gcp_boot_end(gcp_boot_t *b, int rc)
 {
-    gcp_boot_t  *b = arg;
+    b->api->ready = rc == GCP_OK;
 
-    b->rc = rc;
-    b->rbac = 1;
-
-    gcp_boot_next(b);
-}
-
-
-static void
-gcp_boot_created(void *arg, gcp_store_result_t *res)
-{
-    gcp_boot_t  *b = arg;
-
-    if (res->rc != GCP_OK && res->rc != GCP_EEXISTS) {
-        b->rc = res->rc;
+    if (b->api->ready) {
+        gcp_api_controllers(b->api);
     }
 
-    gcp_boot_next(b);
+    b->done(b->arg, rc);
+    free(b);
 }
 
 
 static void
-gcp_boot_next(gcp_boot_t *b)
+gcp_boot_rbac_done(void *arg, int rc)
+{
+    gcp_boot_end(arg, rc);
+}
+
+
+static void
+gcp_boot_namespaces_done(void *arg, int rc)
+{
+    gcp_boot_t  *b = arg;
+
+    if (rc != GCP_OK) {
+        gcp_boot_end(b, rc);
+        return;
+    }
+
+    gcp_rbac_bootstrap(b->api, gcp_boot_rbac_done, b);
+}
+
+
+/* The system namespace i, Active, as kube-apiserver creates them. */
+
+static int
+gcp_boot_namespace(void *data, size_t i, gcp_arena_t *a, gcp_str_t *key,
+    gcp_str_t *value)
 {
     char         uid[40], now[GCP_TIME_BUFSIZE];
     json_t      *ns;
     const char  *name;
-    gcp_str_t    key, value;
 
-    name = gcp_system_namespaces[b->next];
-
-    if (name == NULL && b->rc == GCP_OK && !b->rbac) {
-        gcp_rbac_bootstrap(b->api, gcp_boot_rbac_done, b);
-        return;
-    }
-
-    if (name == NULL || b->rc != GCP_OK) {
-        b->api->ready = b->rc == GCP_OK;
-
-        if (b->api->ready) {
-            gcp_api_controllers(b->api);
-        }
-
-        b->done(b->arg, b->rc);
-        gcp_arena_destroy(b->a);
-        free(b);
-        return;
-    }
-
-    b->next++;
+    name = gcp_system_namespaces[i];
 
     gcp_uuid_v4(uid);
     gcp_time_format(now, gcp_time_now().tv_sec);
@@ -236,24 +222,16 @@ gcp_boot_next(gcp_boot_t *b)
                    "status", "phase", "Active");
 
     if (ns == NULL) {
-        b->rc = GCP_ENOMEM;
-        gcp_boot_next(b);
-        return;
+        return GCP_ENOMEM;
     }
 
-    value = gcp_object_encode(b->a, ns, NULL);
+    *value = gcp_object_encode(a, ns, NULL);
     json_decref(ns);
 
-    key.data = gcp_sprintf(b->a, "/registry/namespaces/%s", name);
-    key.len = key.data ? strlen(key.data) : 0;
+    key->data = gcp_sprintf(a, "/registry/namespaces/%s", name);
+    key->len = key->data ? strlen(key->data) : 0;
 
-    if (value.data == NULL || key.data == NULL) {
-        b->rc = GCP_ENOMEM;
-        gcp_boot_next(b);
-        return;
-    }
-
-    gcp_store_create(b->api->store, key, value, b->a, gcp_boot_created, b);
+    return (value->data && key->data) ? GCP_OK : GCP_ENOMEM;
 }
 
 
@@ -263,8 +241,7 @@ gcp_api_bootstrap(gcp_api_t *api, void (*done)(void *arg, int rc), void *arg)
     gcp_boot_t  *b;
 
     b = calloc(1, sizeof(gcp_boot_t));
-    if (b == NULL || (b->a = gcp_arena_create(0)) == NULL) {
-        free(b);
+    if (b == NULL) {
         done(arg, GCP_ENOMEM);
         return;
     }
@@ -273,7 +250,8 @@ gcp_api_bootstrap(gcp_api_t *api, void (*done)(void *arg, int rc), void *arg)
     b->done = done;
     b->arg = arg;
 
-    gcp_boot_next(b);
+    gcp_seed(api->store, gcp_nelems(gcp_system_namespaces),
+             gcp_boot_namespace, NULL, gcp_boot_namespaces_done, b);
 }
 
 

@@ -21,10 +21,9 @@
  * annotation rbac.authorization.kubernetes.io/autoupdate=true.
  */
 
-#include <stdlib.h>
-
 #include "gcp_rand.h"
 #include "gcp_rbac.h"
+#include "gcp_seed.h"
 #include "gcp_time.h"
 #include "gcp_types.h"
 
@@ -190,16 +189,6 @@ static const gcp_rbac_boot_binding_t  gcp_rbac_boot_bindings[] = {
 };
 
 
-typedef struct {
-    gcp_api_t    *api;
-    gcp_arena_t  *arena;
-    size_t        next;
-    int           rc;
-    void        (*done)(void *arg, int rc);
-    void         *arg;
-} gcp_rbac_boot_t;
-
-
 static json_t *
 gcp_rbac_boot_list(const char * const *v)
 {
@@ -338,68 +327,38 @@ gcp_rbac_boot_binding(gcp_arena_t *a, const gcp_rbac_boot_binding_t *b)
 }
 
 
-static void gcp_rbac_boot_next(gcp_rbac_boot_t *b);
+/* Bootstrap object i: the roles first, then the bindings. */
 
-
-static void
-gcp_rbac_boot_created(void *arg, gcp_store_result_t *res)
+static int
+gcp_rbac_boot_make(void *data, size_t i, gcp_arena_t *a, gcp_str_t *key,
+    gcp_str_t *value)
 {
-    gcp_rbac_boot_t  *b = arg;
-
-    if (res->rc != GCP_OK && res->rc != GCP_EEXISTS) {
-        b->rc = res->rc;
-    }
-
-    gcp_rbac_boot_next(b);
-}
-
-
-static void
-gcp_rbac_boot_next(gcp_rbac_boot_t *b)
-{
-    size_t                 i, nroles;
+    size_t                 nroles;
     json_t                *obj;
-    gcp_str_t              key, value;
     const gcp_resource_t  *res;
 
     nroles = gcp_nelems(gcp_rbac_boot_roles);
-    i = b->next++;
-
-    if (b->rc != GCP_OK
-        || i >= nroles + gcp_nelems(gcp_rbac_boot_bindings))
-    {
-        b->done(b->arg, b->rc);
-        gcp_arena_destroy(b->arena);
-        free(b);
-        return;
-    }
 
     if (i < nroles) {
         res = &gcp_type_clusterroles;
-        obj = gcp_rbac_boot_role(b->arena, &gcp_rbac_boot_roles[i]);
-        key = gcp_object_key(b->arena, res, "", gcp_rbac_boot_roles[i].name);
+        obj = gcp_rbac_boot_role(a, &gcp_rbac_boot_roles[i]);
+        *key = gcp_object_key(a, res, "", gcp_rbac_boot_roles[i].name);
 
     } else {
         res = &gcp_type_clusterrolebindings;
-        obj = gcp_rbac_boot_binding(b->arena,
-                                    &gcp_rbac_boot_bindings[i - nroles]);
-        key = gcp_object_key(b->arena, res, "",
-                             gcp_rbac_boot_bindings[i - nroles].name);
+        obj = gcp_rbac_boot_binding(a, &gcp_rbac_boot_bindings[i - nroles]);
+        *key = gcp_object_key(a, res, "",
+                              gcp_rbac_boot_bindings[i - nroles].name);
     }
 
-    value = obj ? gcp_object_encode(b->arena, obj,
-                                    res->strategy->field_order)
-                : (gcp_str_t) gcp_null_string;
+    if (obj == NULL) {
+        return GCP_ENOMEM;
+    }
+
+    *value = gcp_object_encode(a, obj, res->strategy->field_order);
     json_decref(obj);
 
-    if (value.data == NULL || key.data == NULL) {
-        b->rc = GCP_ENOMEM;
-        gcp_rbac_boot_next(b);
-        return;
-    }
-
-    gcp_store_create(b->api->store, key, value, b->arena,
-                     gcp_rbac_boot_created, b);
+    return (value->data && key->data) ? GCP_OK : GCP_ENOMEM;
 }
 
 
@@ -407,18 +366,8 @@ void
 gcp_rbac_bootstrap(gcp_api_t *api, void (*done)(void *arg, int rc),
     void *arg)
 {
-    gcp_rbac_boot_t  *b;
-
-    b = calloc(1, sizeof(gcp_rbac_boot_t));
-    if (b == NULL || (b->arena = gcp_arena_create(0)) == NULL) {
-        free(b);
-        done(arg, GCP_ENOMEM);
-        return;
-    }
-
-    b->api = api;
-    b->done = done;
-    b->arg = arg;
-
-    gcp_rbac_boot_next(b);
+    gcp_seed(api->store,
+             gcp_nelems(gcp_rbac_boot_roles)
+             + gcp_nelems(gcp_rbac_boot_bindings),
+             gcp_rbac_boot_make, NULL, done, arg);
 }
