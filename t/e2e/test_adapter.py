@@ -14,6 +14,7 @@ import time
 import pytest
 
 from gcp_server import GcpServer, free_port
+from gcp_wait import eventually
 
 LIMIT = 3145728
 
@@ -81,15 +82,6 @@ def split_response(raw):
         k, _, v = line.partition(":")
         headers.setdefault(k.strip().lower(), []).append(v.strip())
     return status, headers, body
-
-
-def wait_for(predicate, timeout=5, what="condition"):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return
-        time.sleep(0.05)
-    raise AssertionError("timed out waiting for %s" % what)
 
 
 # ---------------------------------------------------------------- bodies
@@ -289,10 +281,10 @@ def test_watch_client_going_away_frees_the_watch(server, namespace,
     s.close()
 
     # noticed while the watch is idle, not at the next event
-    wait_for(lambda: any("client prematurely closed connection" in line
-                         and path in line
-                         for line in server.logs().splitlines()),
-             what="the server to notice the client went away")
+    assert eventually(lambda: any("client prematurely closed connection"
+                                  in line and path in line
+                                  for line in server.logs().splitlines()),
+                      5), "the server did not notice the client went away"
 
     # an event for the cancelled watch must go nowhere
     create_configmap(server, namespace, unique_name("gone"), {"k": "v"})
@@ -365,16 +357,16 @@ def test_stalled_watch_client_is_cut_off(tuned):
     # previous one
     for i in range(n):
         create_configmap(tuned, ns, "cm-%d" % i, {"v": "x" * size})
-        wait_for(lambda: len(events) > i, what="event %d" % i)
+        assert eventually(lambda: len(events) > i, 5), "no event %d" % i
 
     # the reading watcher got everything
     t.join(30)
     assert events == ["ADDED"] * n
 
     # the stalled one was cut off: what it can read ends early
-    wait_for(lambda: any("watch client too slow" in line
-                         for line in tuned.logs().splitlines()),
-             what="the slow watch to be ended")
+    assert eventually(lambda: any("watch client too slow" in line
+                                  for line in tuned.logs().splitlines()),
+                      5), "the slow watch was not ended"
     stalled.settimeout(10)
     got = 0
     try:
@@ -520,13 +512,13 @@ def test_reload_ends_watches_and_old_workers_exit():
         watches = open_watches(srv, ns, 6)
 
         srv.reload()
-        wait_for(lambda: not any(os.path.exists("/proc/%d" % p)
-                                 for p in old),
-                 timeout=3, what="the old workers to exit")
+        assert eventually(lambda: not any(os.path.exists("/proc/%d" % p)
+                                          for p in old),
+                          3), "the old workers did not exit"
         assert_ended_cleanly(watches)
 
-        wait_for(lambda: len(srv.worker_pids()) == 2,
-                 what="the new workers")
+        assert eventually(lambda: len(srv.worker_pids()) == 2, 5), \
+            "no new workers"
         srv.kubectl("get", "namespace", ns)
     finally:
         srv.stop()

@@ -15,10 +15,10 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from kubernetes import client
-from kubernetes.client.rest import ApiException
 
 from gcp_http import call
 from gcp_server import GcpServer
+from gcp_wait import eventually
 
 DESCRIPTION = (
     "Contains a CA bundle that can be used to verify the kube-apiserver "
@@ -61,16 +61,6 @@ def namespace(srv, unique_name):
     srv.kubectl("create", "namespace", name)
     yield name
     srv.kubectl("delete", "namespace", name, "--wait=false", check=False)
-
-
-def wait_for(cond, timeout=10.0, interval=0.02):
-    """Polls cond() until it returns a true value; returns it."""
-    deadline = time.time() + timeout
-    while True:
-        v = cond()
-        if v or time.time() > deadline:
-            return v
-        time.sleep(interval)
 
 
 def get(srv, *args):
@@ -116,17 +106,11 @@ def test_new_namespace_gets_service_account_and_root_ca(srv, root_ca,
     srv.kubectl("create", "namespace", name)
 
     # both within a second of the create's answer: polled over HTTP (a
-    # kubectl process per poll takes longer than the delay measured); a
-    # poll started after the second must find them
+    # kubectl process per poll takes longer than the delay measured)
     paths = ["/api/v1/namespaces/%s/serviceaccounts/default" % name,
              "/api/v1/namespaces/%s/configmaps/kube-root-ca.crt" % name]
-    t0 = time.monotonic()
-    while True:
-        started = time.monotonic()
-        if all(call(srv, "GET", p).status == 200 for p in paths):
-            break
-        assert started - t0 <= 1.0, "not there within a second"
-        time.sleep(0.01)
+    assert eventually(lambda: all(call(srv, "GET", p).status == 200
+                                  for p in paths), 1.0, interval=0.01)
 
     sa = get(srv, "-n", name, "serviceaccount", "default")
     assert sa["metadata"]["name"] == "default"
@@ -139,11 +123,11 @@ def test_new_namespace_gets_service_account_and_root_ca(srv, root_ca,
 
     # deleted: created again; edited: put back
     srv.kubectl("-n", name, "delete", "serviceaccount", "default")
-    assert wait_for(lambda: exists(srv, "-n", name, "serviceaccount",
+    assert eventually(lambda: exists(srv, "-n", name, "serviceaccount",
                                    "default"))
     srv.kubectl("-n", name, "patch", "configmap", "kube-root-ca.crt",
                 "--type=merge", "-p", '{"data":{"ca.crt":"stale"}}')
-    assert wait_for(lambda: get(srv, "-n", name, "configmap",
+    assert eventually(lambda: get(srv, "-n", name, "configmap",
                                 "kube-root-ca.crt")["data"]["ca.crt"]
                     == root_ca.read_text())
 
@@ -186,7 +170,7 @@ def test_finalizers_hold_the_namespace(srv, core, unique_name):
     assert p.stdout == 'namespace "%s" deleted\n' % name
 
     # what upstream's namespace controller reports while content remains
-    ns = wait_for(lambda: (lambda n: n if condition(n, "NamespaceContent"
+    ns = eventually(lambda: (lambda n: n if condition(n, "NamespaceContent"
                                                    "Remaining") else None)(
         get(srv, "namespace", name)))
     assert ns["status"]["phase"] == "Terminating"
@@ -249,7 +233,7 @@ def test_other_spec_finalizer_keeps_it_terminating(srv, core, unique_name):
     core.delete_namespace(name)
 
     # the controller removes its own finalizer only
-    ns = wait_for(lambda: (lambda n: n if n["spec"]["finalizers"]
+    ns = eventually(lambda: (lambda n: n if n["spec"]["finalizers"]
                            == ["example.com/hold"] else None)(
         get(srv, "namespace", name)))
     assert ns["status"]["phase"] == "Terminating"
@@ -264,7 +248,7 @@ def test_other_spec_finalizer_keeps_it_terminating(srv, core, unique_name):
     ns = core.read_namespace(name)
     ns.spec.finalizers = []
     core.replace_namespace_finalize(name, ns)
-    assert wait_for(lambda: not exists(srv, "namespace", name))
+    assert eventually(lambda: not exists(srv, "namespace", name))
 
 
 # ---------------------------------------------------------------- garbage
@@ -284,7 +268,7 @@ def test_gc_background(srv, core, namespace):
     p = srv.kubectl("-n", namespace, "delete", "configmap", "owner")
     assert p.stdout == 'configmap "owner" deleted\n'
 
-    assert wait_for(lambda: not exists(srv, "-n", namespace, "configmap",
+    assert eventually(lambda: not exists(srv, "-n", namespace, "configmap",
                                        "dep")
                     and not exists(srv, "-n", namespace, "secret",
                                    "dep-secret"))
@@ -309,7 +293,7 @@ def test_gc_foreground_chain_of_three(srv, core, namespace):
         return all(o and "deletionTimestamp" in o["metadata"]
                    for o in objs) and objs
 
-    objs = wait_for(all_deleting)
+    objs = eventually(all_deleting)
     assert objs
     time.sleep(0.5)
     a_now = get(srv, "-n", namespace, "configmap", "a")
@@ -363,7 +347,7 @@ def test_gc_cycle(srv, core, namespace):
         client.CoreV1Api(api).delete_namespaced_config_map(
             "a", namespace, propagation_policy="Foreground")
 
-    assert wait_for(lambda: not exists(srv, "-n", namespace, "configmap",
+    assert eventually(lambda: not exists(srv, "-n", namespace, "configmap",
                                        "a")
                     and not exists(srv, "-n", namespace, "configmap", "b"))
 
@@ -377,9 +361,9 @@ def test_gc_missing_owner(srv, core, namespace):
     core.create_namespaced_config_map(namespace, configmap(
         "kept", owners=[owner_ref(real), ghost]))
 
-    assert wait_for(lambda: not exists(srv, "-n", namespace, "configmap",
+    assert eventually(lambda: not exists(srv, "-n", namespace, "configmap",
                                        "orphaned"))
-    kept = wait_for(lambda: (lambda c: c if len(
+    kept = eventually(lambda: (lambda c: c if len(
         c.metadata.owner_references) == 1 else None)(
         core.read_namespaced_config_map("kept", namespace)))
     assert kept.metadata.owner_references[0].uid == real.metadata.uid
@@ -416,7 +400,7 @@ def test_kill9_in_the_middle_of_a_namespace_deletion(root_ca, tmp_path,
             s.kubectl("delete", "namespace", "big", "--wait=false")
 
             # killed once the controller has begun deleting
-            assert wait_for(lambda: remaining(core) < 950, interval=0.002)
+            assert eventually(lambda: remaining(core) < 950, interval=0.002)
         s.kill9()
 
         # the store as the kill left it: the deletion was under way
@@ -437,7 +421,7 @@ def test_kill9_in_the_middle_of_a_namespace_deletion(root_ca, tmp_path,
         s.start()
         with s.api_client() as api:
             core = client.CoreV1Api(api)
-            assert wait_for(lambda: [c.metadata.name for c in
+            assert eventually(lambda: [c.metadata.name for c in
                                      core.list_namespaced_config_map(
                                          "big").items] == ["held"],
                             timeout=30)
@@ -461,7 +445,7 @@ def test_controllers_switched_off(root_ca, unique_name):
     s.start()
     try:
         s.kubectl("create", "namespace", "n1")
-        assert wait_for(lambda: exists(s, "-n", "n1", "configmap",
+        assert eventually(lambda: exists(s, "-n", "n1", "configmap",
                                        "kube-root-ca.crt"))
         time.sleep(0.5)
         assert not exists(s, "-n", "n1", "serviceaccount", "default")
@@ -510,7 +494,7 @@ def test_one_leader_among_instances_sharing_etcd(root_ca):
         try:
             # a starts first and leads
             a.start()
-            first = wait_for(lambda: lease(a))
+            first = eventually(lambda: lease(a))
             holder = first["spec"]["holderIdentity"]
             assert first["spec"]["leaseDurationSeconds"] == 15
             assert first["spec"]["leaseTransitions"] == 0
@@ -525,18 +509,18 @@ def test_one_leader_among_instances_sharing_etcd(root_ca):
 
             # a's controllers serve b's clients too
             b.kubectl("create", "namespace", "via-b")
-            assert wait_for(lambda: exists(b, "-n", "via-b",
+            assert eventually(lambda: exists(b, "-n", "via-b",
                                            "serviceaccount", "default"))
 
             # a goes: b takes over once the lease expired
             a.stop()
-            taken = wait_for(lambda: (lambda l: l if l["spec"][
+            taken = eventually(lambda: (lambda l: l if l["spec"][
                 "holderIdentity"] != holder else None)(lease(b)),
                 timeout=30)
             assert taken["spec"]["leaseTransitions"] == 1
 
             b.kubectl("create", "namespace", "after")
-            assert wait_for(lambda: exists(b, "-n", "after",
+            assert eventually(lambda: exists(b, "-n", "after",
                                            "serviceaccount", "default"))
         finally:
             a.stop()

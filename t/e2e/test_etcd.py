@@ -30,6 +30,7 @@ import pytest
 from etcd_cluster import EtcdCluster
 from gcp_http import assert_status, call, configmap, connect, create_namespace
 from gcp_server import GcpServer
+from gcp_wait import eventually
 
 
 @pytest.fixture(scope="module")
@@ -183,21 +184,19 @@ FRESHNESS = 1.0  # gcp_storage etcd freshness=, its default
 
 
 def seen_within_freshness(read, seen):
-    """Reads with read() until seen(answer); call it as soon as the write
-    made elsewhere (another instance, etcdctl) was acknowledged.  With
-    consistent_reads=instance a read started more than FRESHNESS after
-    that must see the write (docs/storage.md, "Consistent reads"); an
-    earlier one may not.  Returns the answer that saw it."""
-    t0 = time.monotonic()
-    while True:
-        started = time.monotonic()
-        r = read()
-        if seen(r):
-            return r
-        assert started - t0 <= FRESHNESS, \
-            "a read started %.3fs after the write missed it: %r" \
-            % (started - t0, r)
-        time.sleep(0.005)
+    """read() until seen(answer), called as soon as a write made elsewhere
+    (another instance, etcdctl) was acknowledged: with the default
+    consistent_reads=instance a read started more than FRESHNESS after it
+    must see it (docs/storage.md, "Consistent reads"), an earlier one may
+    not.  Returns the answer that saw it."""
+    answers = []
+
+    def check():
+        answers.append(read())
+        return seen(answers[-1])
+
+    assert eventually(check, FRESHNESS, interval=0.005), answers[-1]
+    return answers[-1]
 
 
 def test_two_instances_one_etcd(etcd, unique_name):

@@ -9,7 +9,6 @@ kube-root-ca.crt, which counts as a ConfigMap, as in the captures.
 
 import json
 import subprocess
-import time
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
@@ -17,6 +16,7 @@ from kubernetes import client
 from kubernetes.client.rest import ApiException
 
 from gcp_server import GcpServer
+from gcp_wait import eventually
 
 
 @pytest.fixture(scope="module")
@@ -39,20 +39,11 @@ def ns(srv, unique_name):
     name = unique_name("quota")
     srv.kubectl("create", "namespace", name)
     # the root CA publisher's ConfigMap is there before the test starts
-    assert wait_for(lambda: srv.kubectl("-n", name, "get", "configmap",
+    assert eventually(lambda: srv.kubectl("-n", name, "get", "configmap",
                                         "kube-root-ca.crt",
                                         check=False).returncode == 0)
     yield name
     srv.kubectl("delete", "namespace", name, "--wait=false", check=False)
-
-
-def wait_for(cond, timeout=10.0, interval=0.02):
-    deadline = time.time() + timeout
-    while True:
-        v = cond()
-        if v or time.time() > deadline:
-            return v
-        time.sleep(interval)
 
 
 def api_call(srv, method, path, body=None):
@@ -102,7 +93,7 @@ def test_reference_exchanges(srv, ns):
         "status": {}}
 
     # 12-resourcequota-get-status: hard and used computed
-    assert wait_for(lambda: used(srv, ns) == {"count/configmaps": "1",
+    assert eventually(lambda: used(srv, ns) == {"count/configmaps": "1",
                                               "secrets": "0"})
     st, body = api_call(srv, "GET", base + "/resourcequotas/q")
     assert st == 200
@@ -143,7 +134,7 @@ def test_kubectl(srv, ns):
                     "--hard=count/configmaps=5,secrets=3")
     assert p.stdout == "resourcequota/q created\n"
 
-    assert wait_for(lambda: used(srv, ns) == {"count/configmaps": "1",
+    assert eventually(lambda: used(srv, ns) == {"count/configmaps": "1",
                                               "secrets": "0"})
     out = srv.kubectl("-n", ns, "get", "quota").stdout.split("\n")
     assert out[0].split() == ["NAME", "REQUEST", "LIMIT", "AGE"]
@@ -170,7 +161,7 @@ def test_used_follows_creates_and_deletes(srv, ns):
         core.create_namespaced_resource_quota(ns, client.V1ResourceQuota(
             metadata={"name": "q"},
             spec={"hard": {"configmaps": "100", "secrets": "100"}}))
-        assert wait_for(lambda: used(srv, ns) == {"configmaps": "1",
+        assert eventually(lambda: used(srv, ns) == {"configmaps": "1",
                                                   "secrets": "0"})
 
         for i in range(5):
@@ -184,7 +175,7 @@ def test_used_follows_creates_and_deletes(srv, ns):
         for i in range(3):
             core.delete_namespaced_config_map("c%d" % i, ns)
         core.delete_namespaced_secret("s0", ns)
-        assert wait_for(lambda: used(srv, ns) == {"configmaps": "3",
+        assert eventually(lambda: used(srv, ns) == {"configmaps": "3",
                                                   "secrets": "4"})
 
         q = core.read_namespaced_resource_quota_status("q", ns)
@@ -197,7 +188,7 @@ def test_concurrent_creates_never_exceed(srv, ns):
             ns, client.V1ResourceQuota(
                 metadata={"name": "q"},
                 spec={"hard": {"count/configmaps": "10"}}))
-    assert wait_for(lambda: used(srv, ns) == {"count/configmaps": "1"})
+    assert eventually(lambda: used(srv, ns) == {"count/configmaps": "1"})
 
     def create(i):
         # one client (and connection) per request: both workers serve

@@ -10,12 +10,12 @@ The identities x verbs x resources matrix of authentication lives in
 test_authn_rbac.py; this suite is about the policy."""
 
 import json
-import time
 
 import pytest
 
 from gcp_http import call
 from gcp_server import GcpServer
+from gcp_wait import eventually
 
 TOKENS = ("tok-viewer,viewer,uid-viewer\n"
           "tok-editor,editor,uid-editor\n"
@@ -25,18 +25,6 @@ TOKENS = ("tok-viewer,viewer,uid-viewer\n"
 
 NS = "proj"
 AUTHZ = "/apis/authorization.k8s.io/v1"
-
-
-def eventually(check, timeout=2.0):
-    """Calls check() until it returns a true value (returned); returns the
-    last value once a call started after the timeout failed too."""
-    deadline = time.monotonic() + timeout
-    while True:
-        started = time.monotonic()
-        value = check()
-        if value or started > deadline:
-            return value
-        time.sleep(0.02)
 
 
 @pytest.fixture(scope="module")

@@ -9,7 +9,6 @@ relist) and expired continue tokens.
 
 import asyncio
 import json
-import socket
 import subprocess
 import threading
 import time
