@@ -1001,7 +1001,7 @@ sc_test_watch_cancel(void **state)
 
     assert_true(gcp_sc_rec_wait(s, &late, 4, GCP_SC_TIMEOUT));
 
-    for (i = 0; i < 10 && c.n < 5; i++) {
+    for (i = 0; i < 200 && c.n < 5; i++) {
         gcp_sc_spin(s, 20);
     }
 
@@ -1109,7 +1109,9 @@ sc_test_watch_reentrant(void **state)
 
     (void) gcp_sc_create(s, a, K("/rw/a"), K("first"));
 
-    for (i = 0; i < 200 && (r.events < 2 || r.writes < 1); i++) {
+    for (i = 0; i < 200 && (r.events < 2 || r.writes < 1 || r.reads < 1);
+         i++)
+    {
         gcp_sc_spin(s, 10);
     }
 
