@@ -151,9 +151,9 @@ api_spin(api_env_t *env, int ms)
 
     end = env->loop->now_ms(env->loop) + (uint64_t) ms;
 
-    while (env->loop->now_ms(env->loop) < end) {
+    do {
         gcp_loop_poll_run(env->loop, 10);
-    }
+    } while (env->loop->now_ms(env->loop) < end);
 }
 
 

@@ -76,7 +76,7 @@ api_resp_t *api_call_opts(api_env_t *env, const char *method,
     const char *path, const char *content_type, const char *body,
     const char *accept, const api_req_opts_t *opts);
 
-/* Runs the loop for ms milliseconds. */
+/* Runs the loop for ms milliseconds, at least one turn. */
 void api_spin(api_env_t *env, int ms);
 
 /* The value of header name (first), or NULL. */

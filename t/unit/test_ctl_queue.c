@@ -84,6 +84,7 @@ typedef struct {
     gcp_ctl_item_t  *held[16];
     int              nheld;
     char             order[256];
+    uint64_t         at[16];        /* loop time of each sync */
 } qstate_t;
 
 
@@ -91,6 +92,10 @@ static void
 q_sync(gcp_ctl_item_t *item)
 {
     qstate_t  *s = item->ctx;
+
+    if (s->syncs < 16) {
+        s->at[s->syncs] = s->loop->now_ms(s->loop);
+    }
 
     s->syncs++;
     s->inflight++;
@@ -114,6 +119,7 @@ q_sync(gcp_ctl_item_t *item)
 }
 
 
+/* Runs the loop for ms, at least one turn (however late this runs). */
 static void
 q_spin(gcp_loop_t *loop, int ms)
 {
@@ -121,7 +127,21 @@ q_spin(gcp_loop_t *loop, int ms)
 
     end = loop->now_ms(loop) + (uint64_t) ms;
 
-    while (loop->now_ms(loop) < end) {
+    do {
+        gcp_loop_poll_run(loop, 5);
+    } while (loop->now_ms(loop) < end);
+}
+
+
+/* Runs the loop until *n reaches want or 5 s pass. */
+static void
+q_until(gcp_loop_t *loop, const int *n, int want)
+{
+    uint64_t  end;
+
+    end = loop->now_ms(loop) + 5000;
+
+    while (*n < want && loop->now_ms(loop) < end) {
         gcp_loop_poll_run(loop, 5);
     }
 }
@@ -146,6 +166,7 @@ static void
 test_queue(void **state)
 {
     int               i;
+    uint64_t          t0;
     qstate_t          s;
     gcp_ctl_t        *ctl;
     gcp_loop_t       *loop;
@@ -171,6 +192,7 @@ test_queue(void **state)
 
     gcp_ctl_queue_start(q);
     assert_int_equal(s.syncs, 0);
+    q_until(loop, &s.syncs, 2);
     q_spin(loop, 20);
     assert_int_equal(s.syncs, 2);
     assert_string_equal(s.order, "ab");
@@ -186,6 +208,7 @@ test_queue(void **state)
                                                 "g" }[i]);
     }
 
+    q_until(loop, &s.nheld, 2);
     q_spin(loop, 20);
     assert_int_equal(s.nheld, 2);
     assert_int_equal(s.max_inflight, 2);
@@ -202,29 +225,38 @@ test_queue(void **state)
     assert_int_equal(s.max_inflight, 2);
     assert_string_equal(s.order, "cdefgc");
 
-    /* a failure is retried after its backoff */
+    /*
+     * a failure is retried after its backoff, 5 ms then 10 ms (the times
+     * are checked from below only: a loaded machine only delays a timer)
+     */
 
     s.hold = 0;
     s.syncs = 0;
     s.fail_first = 2;
 
     gcp_ctl_queue_add(q, "h");
-    q_spin(loop, 5);
-    assert_int_equal(s.syncs, 1);
-    q_spin(loop, 60);
+    q_until(loop, &s.syncs, 3);
+    assert_int_equal(s.syncs, 3);
+    assert_true(s.at[1] - s.at[0] >= 5);
+    assert_true(s.at[2] - s.at[1] >= 10);
+    q_spin(loop, 50);
     assert_int_equal(s.syncs, 3);
 
-    /* delayed adds: the earliest wins */
+    /* delayed adds: the earliest wins, the others are dropped */
 
     s.syncs = 0;
-    gcp_ctl_queue_add_after(q, "i", 300);
+    t0 = loop->now_ms(loop);
+    gcp_ctl_queue_add_after(q, "i", 900);
     gcp_ctl_queue_add_after(q, "i", 80);
-    gcp_ctl_queue_add_after(q, "i", 200);
-    q_spin(loop, 40);
-    assert_int_equal(s.syncs, 0);
-    q_spin(loop, 100);
+    gcp_ctl_queue_add_after(q, "i", 600);
+    q_until(loop, &s.syncs, 1);
     assert_int_equal(s.syncs, 1);
-    q_spin(loop, 300);
+    assert_true(s.at[0] - t0 >= 80);
+    assert_true(s.at[0] - t0 < 600);
+    while (loop->now_ms(loop) < t0 + 1000) {
+        q_spin(loop, 10);
+    }
+
     assert_int_equal(s.syncs, 1);
 
     /* stopped: nothing more */
