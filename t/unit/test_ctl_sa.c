@@ -264,11 +264,14 @@ test_same_identity_resumes(void **state)
     m = ctl_start(env, 0, "me", 1);
     ctl_stop(env, m);
 
-    /* restarted with the same identity: it leads again at once */
+    /*
+     * restarted with the same identity: it leads again at once (well
+     * before the lease, 1 s, would have expired)
+     */
 
     m = ctl_start(env, 0, "me", 0);
 
-    for (i = 0; i < 20 && !gcp_ctl_leading(m); i++) {
+    for (i = 0; i < 50 && !gcp_ctl_leading(m); i++) {
         api_spin(env, 10);
     }
 
