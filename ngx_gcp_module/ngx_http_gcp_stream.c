@@ -23,6 +23,7 @@
 
 
 static ngx_int_t ngx_http_gcp_stream_identity(ngx_http_request_t *r);
+static ngx_int_t ngx_http_gcp_stream_flush_tls(ngx_http_request_t *r);
 static int ngx_http_gcp_stream_write(void *arg, const char *data, size_t len,
     int flush);
 static void ngx_http_gcp_stream_end(void *arg);
@@ -90,6 +91,10 @@ ngx_http_gcp_stream_start(ngx_http_gcp_call_t *call, gcp_response_t *resp)
         return rc;
     }
 
+    if (ngx_http_gcp_stream_flush_tls(r) != NGX_OK) {
+        return NGX_ERROR;
+    }
+
 #if (NGX_HTTP_V2)
     if (r->stream == NULL)
 #endif
@@ -113,6 +118,43 @@ ngx_http_gcp_stream_start(ngx_http_gcp_call_t *call, gcp_response_t *resp)
     }
 
     return rc;
+}
+
+
+/*
+ * HTTP/2 over TLS: the HEADERS frame goes into the connection's TLS buffer
+ * (ssl_buffer_size) without a flush, and nginx 1.22 drops a flush that
+ * carries no data before it reaches the stream, so the headers would wait
+ * for the first event.  client-go's Watch() returns only with them.
+ * Sending the output queue with nothing queued flushes that buffer, the
+ * way nginx's own HTTP/2 write handler does.
+ */
+
+static ngx_int_t
+ngx_http_gcp_stream_flush_tls(ngx_http_request_t *r)
+{
+#if (NGX_HTTP_V2 && NGX_HTTP_SSL)
+    ngx_int_t              rc;
+    ngx_http_v2_stream_t  *stream;
+
+    stream = r->stream;
+
+    if (stream == NULL
+        || !(stream->connection->connection->buffered & NGX_SSL_BUFFERED))
+    {
+        return NGX_OK;
+    }
+
+    /* as ngx_http_v2_filter_send(): no wake-up of this stream meanwhile */
+
+    stream->blocked = 1;
+    rc = ngx_http_v2_send_output_queue(stream->connection);
+    stream->blocked = 0;
+
+    return rc == NGX_ERROR ? NGX_ERROR : NGX_OK;
+#else
+    return NGX_OK;
+#endif
 }
 
 

@@ -18,6 +18,7 @@ import pytest
 
 from gcp_http import assert_status, call
 from gcp_server import GcpServer
+from kubectl_watch import KubectlWatch
 
 ISSUER = "https://kubernetes.default.svc.cluster.local"
 SSR = "/apis/authentication.k8s.io/v1/selfsubjectreviews"
@@ -129,28 +130,24 @@ def test_http2_and_alpn(srv):
     assert p.stdout == "2"
 
 
+def c1_events(lines):
+    return [l.split() for l in lines if l.split()[1:] == ["c1"]]
+
+
 def test_watch_over_http2(srv, unique_name):
     ns = unique_name("w")
     srv.kubectl("create", "namespace", ns)
-    w = subprocess.Popen(["/usr/bin/kubectl", "--kubeconfig", srv.kubeconfig,
-                          "get", "configmaps", "-n", ns, "-w",
-                          "--output-watch-events", "-o",
-                          "custom-columns=EV:type,N:object.metadata.name",
-                          "--no-headers"],
-                         stdout=subprocess.PIPE, text=True)
-    try:
-        time.sleep(1)
+    # KubectlWatch waits for kubectl's log of the watch request, written
+    # once the response headers came: over TLS and HTTP/2 too they must
+    # come before the first event (nothing is written until then)
+    with KubectlWatch(srv, "get", "configmaps", "-n", ns, "-w",
+                      "--output-watch-events", "-o",
+                      "custom-columns=EV:type,N:object.metadata.name",
+                      "--no-headers") as w:
         srv.kubectl("create", "configmap", "c1", "-n", ns)
         srv.kubectl("delete", "configmap", "c1", "-n", ns)
-        lines = []
-        while len(lines) < 2:
-            line = w.stdout.readline().split()
-            if line[1:] == ["c1"]:
-                lines.append(line)
-        assert lines == [["ADDED", "c1"], ["DELETED", "c1"]]
-    finally:
-        w.kill()
-        w.wait()
+        assert w.until(lambda out: len(c1_events(out)) >= 2), w.out
+    assert c1_events(w.out) == [["ADDED", "c1"], ["DELETED", "c1"]]
 
     # the Python client (HTTP/1.1 over TLS)
     from kubernetes import client, watch
