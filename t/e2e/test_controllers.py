@@ -499,13 +499,18 @@ def test_one_leader_among_instances_sharing_etcd(root_ca):
             assert first["spec"]["leaseDurationSeconds"] == 15
             assert first["spec"]["leaseTransitions"] == 0
 
-            # b waits: the lease stays a's, renewed
+            # b waits: the lease stays a's, renewed (b has tried once its
+            # retry period, 2 s + up to 20%, has passed; a's renewal comes
+            # on the same period)
             b.start()
             time.sleep(2.5)
-            now = lease(b)
+            now = eventually(lambda: (lambda l: l if l["spec"][
+                "renewTime"] != first["spec"]["renewTime"] else None)(
+                lease(b)))
+            assert now, "the lease was not renewed"
             assert now["spec"]["holderIdentity"] == holder
-            assert now["spec"]["renewTime"] != first["spec"]["renewTime"]
             assert now["spec"]["acquireTime"] == first["spec"]["acquireTime"]
+            assert now["spec"]["leaseTransitions"] == 0
 
             # a's controllers serve b's clients too
             b.kubectl("create", "namespace", "via-b")

@@ -9,7 +9,6 @@ relist) and expired continue tokens.
 
 import asyncio
 import json
-import subprocess
 import threading
 import time
 import urllib.error
@@ -18,7 +17,8 @@ import urllib.request
 import pytest
 from kubernetes import client, watch
 
-from gcp_server import GcpServer, KUBECTL
+from gcp_server import GcpServer
+from kubectl_watch import KubectlWatch
 
 
 def http(base, method, path, body=None, ctype="application/json"):
@@ -117,23 +117,18 @@ def test_watch_bookmarks_and_initial_events(server, namespace):
 
 
 def test_kubectl_get_watch(server, namespace):
-    proc = subprocess.Popen(
-        [KUBECTL, "--kubeconfig", server.kubeconfig, "-n", namespace,
-         "get", "configmaps", "-w", "--request-timeout=20s"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        time.sleep(1.0)
+    with KubectlWatch(server, "-n", namespace, "get", "configmaps",
+                      "-w") as w:
         base = server.url
         http(base, "POST", "/api/v1/namespaces/%s/configmaps" % namespace,
              cm("watched"))
         http(base, "PATCH", "/api/v1/namespaces/%s/configmaps/watched"
              % namespace, {"data": {"a": "1", "b": "2"}},
              "application/merge-patch+json")
-        time.sleep(1.0)
-    finally:
-        proc.terminate()
-        out, err = proc.communicate(timeout=10)
+        assert w.until(lambda out: sum(l.startswith("watched ")
+                                       for l in out) >= 2), w.out
 
+    out = "".join(w.out)
     rows = [l.split() for l in out.splitlines()]
     assert rows[0] == ["NAME", "DATA", "AGE"]
     names = [r[0] for r in rows[1:]]
