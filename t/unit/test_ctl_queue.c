@@ -235,6 +235,8 @@ test_queue(void **state)
     s.fail_first = 2;
 
     gcp_ctl_queue_add(q, "h");
+    q_spin(loop, 0);
+    assert_int_equal(s.syncs, 1);       /* the first in the next turn */
     q_until(loop, &s.syncs, 3);
     assert_int_equal(s.syncs, 3);
     assert_true(s.at[1] - s.at[0] >= 5);
