@@ -118,7 +118,7 @@ def test_body_over_limit_chunked(server):
 
 @pytest.mark.parametrize("chunked", [False, True])
 def test_large_body_reaches_the_core_whole(server, namespace, unique_name,
-                                          chunked):
+                                           chunked):
     # over client_body_buffer_size: nginx spools it to a file, the
     # adapter reads it back into one buffer
     value = ("0123456789abcdef" * 65536)[:1000000]

@@ -124,12 +124,12 @@ def test_new_namespace_gets_service_account_and_root_ca(srv, root_ca,
     # deleted: created again; edited: put back
     srv.kubectl("-n", name, "delete", "serviceaccount", "default")
     assert eventually(lambda: exists(srv, "-n", name, "serviceaccount",
-                                   "default"))
+                                     "default"))
     srv.kubectl("-n", name, "patch", "configmap", "kube-root-ca.crt",
                 "--type=merge", "-p", '{"data":{"ca.crt":"stale"}}')
     assert eventually(lambda: get(srv, "-n", name, "configmap",
-                                "kube-root-ca.crt")["data"]["ca.crt"]
-                    == root_ca.read_text())
+                                  "kube-root-ca.crt")["data"]["ca.crt"]
+                      == root_ca.read_text())
 
     srv.kubectl("delete", "namespace", name)
 
@@ -171,7 +171,7 @@ def test_finalizers_hold_the_namespace(srv, core, unique_name):
 
     # what upstream's namespace controller reports while content remains
     ns = eventually(lambda: (lambda n: n if condition(n, "NamespaceContent"
-                                                   "Remaining") else None)(
+                                                      "Remaining") else None)(
         get(srv, "namespace", name)))
     assert ns["status"]["phase"] == "Terminating"
     assert [c["type"] for c in ns["status"]["conditions"]] == [
@@ -234,7 +234,7 @@ def test_other_spec_finalizer_keeps_it_terminating(srv, core, unique_name):
 
     # the controller removes its own finalizer only
     ns = eventually(lambda: (lambda n: n if n["spec"]["finalizers"]
-                           == ["example.com/hold"] else None)(
+                             == ["example.com/hold"] else None)(
         get(srv, "namespace", name)))
     assert ns["status"]["phase"] == "Terminating"
     assert {k: v for k, v in condition(ns, "NamespaceContentRemaining")
@@ -269,9 +269,9 @@ def test_gc_background(srv, core, namespace):
     assert p.stdout == 'configmap "owner" deleted\n'
 
     assert eventually(lambda: not exists(srv, "-n", namespace, "configmap",
-                                       "dep")
-                    and not exists(srv, "-n", namespace, "secret",
-                                   "dep-secret"))
+                                         "dep")
+                      and not exists(srv, "-n", namespace, "secret",
+                                     "dep-secret"))
 
 
 def test_gc_foreground_chain_of_three(srv, core, namespace):
@@ -348,8 +348,8 @@ def test_gc_cycle(srv, core, namespace):
             "a", namespace, propagation_policy="Foreground")
 
     assert eventually(lambda: not exists(srv, "-n", namespace, "configmap",
-                                       "a")
-                    and not exists(srv, "-n", namespace, "configmap", "b"))
+                                         "a")
+                      and not exists(srv, "-n", namespace, "configmap", "b"))
 
 
 def test_gc_missing_owner(srv, core, namespace):
@@ -362,7 +362,7 @@ def test_gc_missing_owner(srv, core, namespace):
         "kept", owners=[owner_ref(real), ghost]))
 
     assert eventually(lambda: not exists(srv, "-n", namespace, "configmap",
-                                       "orphaned"))
+                                         "orphaned"))
     kept = eventually(lambda: (lambda c: c if len(
         c.metadata.owner_references) == 1 else None)(
         core.read_namespaced_config_map("kept", namespace)))
@@ -373,7 +373,7 @@ def test_gc_missing_owner(srv, core, namespace):
 
 
 def test_kill9_in_the_middle_of_a_namespace_deletion(root_ca, tmp_path,
-                                                      unique_name):
+                                                     unique_name):
     extra = "gcp_root_ca_file %s;" % root_ca
     s = GcpServer(workers=2, data_dir=str(tmp_path), http_extra=extra)
     s.start()
@@ -421,10 +421,10 @@ def test_kill9_in_the_middle_of_a_namespace_deletion(root_ca, tmp_path,
         s.start()
         with s.api_client() as api:
             core = client.CoreV1Api(api)
-            assert eventually(lambda: [c.metadata.name for c in
-                                     core.list_namespaced_config_map(
-                                         "big").items] == ["held"],
-                            timeout=30)
+            assert eventually(lambda: [
+                c.metadata.name
+                for c in core.list_namespaced_config_map("big").items]
+                == ["held"], timeout=30)
             assert core.read_namespace("big").status.phase == "Terminating"
             core.patch_namespaced_config_map("held", "big", {"metadata": {
                 "finalizers": None}})
@@ -446,7 +446,7 @@ def test_controllers_switched_off(root_ca, unique_name):
     try:
         s.kubectl("create", "namespace", "n1")
         assert eventually(lambda: exists(s, "-n", "n1", "configmap",
-                                       "kube-root-ca.crt"))
+                                         "kube-root-ca.crt"))
         time.sleep(0.5)
         assert not exists(s, "-n", "n1", "serviceaccount", "default")
     finally:
@@ -515,7 +515,7 @@ def test_one_leader_among_instances_sharing_etcd(root_ca):
             # a's controllers serve b's clients too
             b.kubectl("create", "namespace", "via-b")
             assert eventually(lambda: exists(b, "-n", "via-b",
-                                           "serviceaccount", "default"))
+                                             "serviceaccount", "default"))
 
             # a goes: b takes over once the lease expired
             a.stop()
@@ -526,7 +526,7 @@ def test_one_leader_among_instances_sharing_etcd(root_ca):
 
             b.kubectl("create", "namespace", "after")
             assert eventually(lambda: exists(b, "-n", "after",
-                                           "serviceaccount", "default"))
+                                             "serviceaccount", "default"))
         finally:
             a.stop()
             b.stop()

@@ -40,8 +40,8 @@ def ns(srv, unique_name):
     srv.kubectl("create", "namespace", name)
     # the root CA publisher's ConfigMap is there before the test starts
     assert eventually(lambda: srv.kubectl("-n", name, "get", "configmap",
-                                        "kube-root-ca.crt",
-                                        check=False).returncode == 0)
+                                          "kube-root-ca.crt",
+                                          check=False).returncode == 0)
     yield name
     srv.kubectl("delete", "namespace", name, "--wait=false", check=False)
 
@@ -94,7 +94,7 @@ def test_reference_exchanges(srv, ns):
 
     # 12-resourcequota-get-status: hard and used computed
     assert eventually(lambda: used(srv, ns) == {"count/configmaps": "1",
-                                              "secrets": "0"})
+                                                "secrets": "0"})
     st, body = api_call(srv, "GET", base + "/resourcequotas/q")
     assert st == 200
     assert normalized(body) == {
@@ -135,7 +135,7 @@ def test_kubectl(srv, ns):
     assert p.stdout == "resourcequota/q created\n"
 
     assert eventually(lambda: used(srv, ns) == {"count/configmaps": "1",
-                                              "secrets": "0"})
+                                                "secrets": "0"})
     out = srv.kubectl("-n", ns, "get", "quota").stdout.split("\n")
     assert out[0].split() == ["NAME", "REQUEST", "LIMIT", "AGE"]
     assert out[1].startswith("q ")
@@ -162,7 +162,7 @@ def test_used_follows_creates_and_deletes(srv, ns):
             metadata={"name": "q"},
             spec={"hard": {"configmaps": "100", "secrets": "100"}}))
         assert eventually(lambda: used(srv, ns) == {"configmaps": "1",
-                                                  "secrets": "0"})
+                                                    "secrets": "0"})
 
         for i in range(5):
             core.create_namespaced_config_map(ns, client.V1ConfigMap(
@@ -176,7 +176,7 @@ def test_used_follows_creates_and_deletes(srv, ns):
             core.delete_namespaced_config_map("c%d" % i, ns)
         core.delete_namespaced_secret("s0", ns)
         assert eventually(lambda: used(srv, ns) == {"configmaps": "3",
-                                                  "secrets": "4"})
+                                                    "secrets": "4"})
 
         q = core.read_namespaced_resource_quota_status("q", ns)
         assert q.status.hard == {"configmaps": "100", "secrets": "100"}
