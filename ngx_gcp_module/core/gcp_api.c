@@ -141,14 +141,20 @@ typedef struct {
 } gcp_boot_t;
 
 
-/* The worker marked for background work runs the controllers. */
+/*
+ * The worker marked for background work runs the controllers; with every
+ * one of them off there is nothing to run, nor to elect a leader for (no
+ * Lease is written).
+ */
 
 static void
 gcp_api_controllers(gcp_api_t *api)
 {
     gcp_ctl_conf_t  cc;
 
-    if (!api->conf.controllers || api->controllers) {
+    if (!api->conf.controllers || api->controllers
+        || (api->conf.controllers_off & GCP_CTL_ALL) == GCP_CTL_ALL)
+    {
         return;
     }
 

@@ -505,8 +505,9 @@ def srv():
 
 def revisions(s):
     """Every object of the collections the battery aims at, by name and
-    resourceVersion, and the object set up (the store's own revision moves
-    on with the controllers' lease renewals, so it is not compared)."""
+    resourceVersion, the Leases (none: no controllers, no election) and
+    the object set up.  The store's own revision is not compared: on etcd
+    it counts the writes of every server sharing the member."""
     out = {}
     for path in ("/api/v1/namespaces", "/api/v1/configmaps",
                  "/api/v1/namespaces/%s/secrets" % NS):

@@ -462,6 +462,9 @@ def test_controllers_switched_off(root_ca, unique_name):
         assert ns["status"] == {"phase": "Terminating"}
         assert ns["spec"] == {"finalizers": ["kubernetes"]}
         assert not exists(s, "-n", "n2", "serviceaccount", "default")
+        # nothing to lead: no leader election, no Lease
+        assert not exists(s, "-n", "kube-system", "lease",
+                          "kube-controller-manager")
     finally:
         s.stop()
 
