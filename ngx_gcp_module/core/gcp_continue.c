@@ -9,26 +9,20 @@
 #include "gcp_validation.h"
 
 
-const char *
-gcp_continue_encode(gcp_arena_t *a, int64_t rev, const char *last)
+/*
+ * The token for the start key suffix key[0..n) (relative to the prefix,
+ * n bytes that may end in NUL) at revision rev.
+ */
+
+static const char *
+gcp_continue_encode_key(gcp_arena_t *a, int64_t rev, const char *key,
+    size_t n)
 {
     json_t     *t;
     gcp_buf_t   json, out;
-    char       *start;
-    size_t      n;
-
-    n = strlen(last);
-
-    start = gcp_alloc(a, n + 1);
-    if (start == NULL) {
-        return NULL;
-    }
-
-    memcpy(start, last, n);
-    start[n] = '\0';
 
     t = json_pack("{s:s, s:I, s:s%}", "v", "meta.k8s.io/v1",
-                  "rv", (json_int_t) rev, "start", start, n + 1);
+                  "rv", (json_int_t) rev, "start", key, n);
     if (t == NULL) {
         return NULL;
     }
@@ -41,6 +35,26 @@ gcp_continue_encode(gcp_arena_t *a, int64_t rev, const char *last)
     gcp_base64_encode_buf(&out, json.data, json.len, GCP_BASE64_RAWURL);
 
     return gcp_buf_failed(&out) ? NULL : gcp_buf_cstr(&out);
+}
+
+
+const char *
+gcp_continue_encode(gcp_arena_t *a, int64_t rev, const char *last)
+{
+    char    *start;
+    size_t   n;
+
+    n = strlen(last);
+
+    start = gcp_alloc(a, n + 1);
+    if (start == NULL) {
+        return NULL;
+    }
+
+    memcpy(start, last, n);
+    start[n] = '\0';
+
+    return gcp_continue_encode_key(a, rev, start, n + 1);
 }
 
 
@@ -189,14 +203,32 @@ gcp_continue_decode(gcp_op_t *op, const char *token, gcp_str_t prefix,
 void
 gcp_continue_expired(gcp_op_t *op, gcp_str_t start, gcp_str_t prefix)
 {
+    char        *key;
+    size_t       n;
     gcp_buf_t    b;
     const char  *token, *msg;
 
-    /* the start key ends in NUL: the last examined key is before it */
+    /*
+     * The fresh token continues from the same start key, as upstream's
+     * (which re-encodes the decoded key): the suffix after the prefix,
+     * with a GCP_CONTINUE_NEXT that stood for etcd's NUL turned back into
+     * it.  The suffix may be empty (a token whose start was "/").
+     */
 
-    token = gcp_continue_encode(op->a, -1,
-                                gcp_strndup(op->a, start.data + prefix.len,
-                                            start.len - prefix.len - 1));
+    n = start.len > prefix.len ? start.len - prefix.len : 0;
+    token = NULL;
+
+    key = gcp_alloc(op->a, n + 1);
+
+    if (key != NULL) {
+        memcpy(key, start.data + prefix.len, n);
+
+        if (n > 0 && key[n - 1] == GCP_CONTINUE_NEXT) {
+            key[n - 1] = '\0';
+        }
+
+        token = gcp_continue_encode_key(op->a, -1, key, n);
+    }
 
     msg = "The provided continue parameter is too old to display a "
           "consistent list result. You can start a new list without the "

@@ -2,7 +2,7 @@
 /*
  * Unit tests: watches through the API core on LMDB: start points, event
  * types, selectors leaving and entering, bookmarks, timeouts, tables,
- * compacted start points.
+ * compacted start points (watches, lists and continue tokens).
  */
 
 #include <stdarg.h>
@@ -11,7 +11,9 @@
 #include <cmocka.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include "gcp_base64.h"
 #include "support_api.h"
 
 
@@ -314,6 +316,150 @@ test_watch_compacted(void **state)
 }
 
 
+/* A continue token {"v":"meta.k8s.io/v1","rv":REV,"start":START} as a */
+/* query value (base64url without padding). */
+
+static const char *
+token(gcp_arena_t *a, int64_t rev, const char *start, size_t len)
+{
+    char       json[256];
+    int        n;
+    gcp_buf_t  b;
+
+    n = snprintf(json, sizeof(json), "{\"v\":\"meta.k8s.io/v1\",\"rv\":%lld,"
+                 "\"start\":\"", (long long) rev);
+    memcpy(json + n, start, len);
+    n += (int) len;
+    n += snprintf(json + n, sizeof(json) - (size_t) n, "\"}");
+
+    gcp_buf_init(&b, a);
+    gcp_base64_encode_buf(&b, json, (size_t) n, GCP_BASE64_RAWURL);
+
+    return gcp_buf_cstr(&b);
+}
+
+
+static json_t *
+decoded_token(gcp_arena_t *a, const char *t)
+{
+    gcp_str_t    raw;
+    const char  *msg;
+
+    assert_int_equal(gcp_base64_decode_mode(a, t, strlen(t),
+                                            GCP_BASE64_RAWURL, &raw, &msg),
+                     GCP_OK);
+
+    return json_loadb(raw.data, raw.len, JSON_ALLOW_NUL, NULL);
+}
+
+
+/*
+ * A continue token whose start key is "/" (the collection's beginning)
+ * lists from the start while its revision exists; once compacted it is
+ * 410 Expired with a fresh token, as upstream (the start key's length
+ * equals the prefix's: this used to underflow and kill the worker).  A
+ * token whose key lacks etcd's trailing NUL keeps that key too.
+ */
+
+static void
+test_list_continue_compacted(void **state)
+{
+    int           done;
+    char          path[512];
+    int64_t       rev;
+    json_t       *t;
+    api_env_t    *env = *state;
+    api_resp_t   *r;
+    gcp_arena_t  *a;
+
+    create(env, "c1", "{}");
+    create(env, "c2", "{}");
+
+    r = api_call(env, "GET", CM, NULL, NULL, NULL);
+    rev = atoll(api_str(r->json, "metadata", "resourceVersion", NULL));
+    api_resp_free(r);
+
+    a = gcp_arena_create(0);
+
+    snprintf(path, sizeof(path), CM "?limit=1&continue=%s",
+             token(a, rev, "/", 1));
+    r = api_call(env, "GET", path, NULL, NULL, NULL);
+    assert_int_equal(r->status, 200);
+    assert_string_equal(api_str(json_array_get(json_object_get(r->json,
+                                    "items"), 0), "metadata", "name", NULL),
+                        "c1");
+    api_resp_free(r);
+
+    create(env, "c3", "{}");            /* rev is now older than current */
+
+    done = 0;
+    gcp_store_compact(api_env_store(env), rev + 1, a, compacted_done, &done);
+
+    while (!done) {
+        api_spin(env, 10);
+    }
+
+    /* namespaced and cluster-scoped, with and without limit */
+
+    {
+        static const char  *paths[] = {
+            CM "?limit=1&continue=%s", CM "?continue=%s",
+            "/api/v1/namespaces?limit=1&continue=%s",
+            "/api/v1/namespaces?continue=%s",
+        };
+        size_t  i;
+
+        for (i = 0; i < sizeof(paths) / sizeof(paths[0]); i++) {
+            snprintf(path, sizeof(path), paths[i], token(a, rev, "/", 1));
+            r = api_call(env, "GET", path, NULL, NULL, NULL);
+            assert_int_equal(r->status, 410);
+            assert_string_equal(api_str(r->json, "reason", NULL), "Expired");
+
+            t = decoded_token(a, api_str(r->json, "metadata", "continue",
+                                         NULL));
+            assert_non_null(t);
+            assert_int_equal(json_integer_value(json_object_get(t, "rv")),
+                             -1);
+            assert_int_equal(json_string_length(json_object_get(t,
+                                                                "start")), 0);
+            json_decref(t);
+            api_resp_free(r);
+        }
+    }
+
+    /* the usual token (KEY "\0") and one without the NUL keep their key */
+
+    snprintf(path, sizeof(path), CM "?continue=%s",
+             token(a, rev, "/c1\\u0000", 9));
+    r = api_call(env, "GET", path, NULL, NULL, NULL);
+    assert_int_equal(r->status, 410);
+    t = decoded_token(a, api_str(r->json, "metadata", "continue", NULL));
+    assert_int_equal(json_string_length(json_object_get(t, "start")), 3);
+    assert_memory_equal(json_string_value(json_object_get(t, "start")),
+                        "c1\0", 3);
+    json_decref(t);
+    api_resp_free(r);
+
+    snprintf(path, sizeof(path), CM "?continue=%s", token(a, rev, "c1", 2));
+    r = api_call(env, "GET", path, NULL, NULL, NULL);
+    assert_int_equal(r->status, 410);
+    t = decoded_token(a, api_str(r->json, "metadata", "continue", NULL));
+    assert_string_equal(json_string_value(json_object_get(t, "start")),
+                        "c1");
+    json_decref(t);
+    api_resp_free(r);
+
+    /* the server is still serving */
+
+    r = api_call(env, "GET", CM, NULL, NULL, NULL);
+    assert_int_equal(r->status, 200);
+    assert_int_equal(json_array_size(json_object_get(r->json, "items")), 3);
+    api_resp_free(r);
+
+    gcp_arena_destroy(a);
+}
+
+
 int
 main(void)
 {
@@ -327,6 +473,8 @@ main(void)
         cmocka_unit_test_setup_teardown(test_watch_table_and_partial,
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(test_watch_compacted, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_list_continue_compacted, setup,
                                         teardown),
     };
 
