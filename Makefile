@@ -24,18 +24,23 @@ DEB_PACKAGES := nginx nginx-dev gcc make libc6-dev libjansson-dev \
     libcmocka-dev openssl curl python3 python3-pytest python3-kubernetes \
     python3-yaml python3-requests wrk etcd-server etcd-client
 
-CORE_SRCS    := $(wildcard ngx_gcp_module/core/*.c)
+# The core is in folders by layer (docs/architecture.md); headers are
+# included by name, every folder on the include path, as nginx does.
+CORE_DIRS    := $(sort $(dir $(wildcard ngx_gcp_module/core/*/*.h)))
+CORE_SRCS    := $(wildcard ngx_gcp_module/core/*/*.c)
 BACKEND_SRCS := $(wildcard backends/*.c backends/*/*.c)
-SCHEMAS      := $(sort $(wildcard ngx_gcp_module/core/schemas/*.json))
+SCHEMAS      := $(sort $(wildcard ngx_gcp_module/core/types/schemas/*.json))
 GEN_SCHEMAS  := $(BUILD)/gen/gcp_schemas_gen.c
 ADAPTER_SRCS := $(wildcard ngx_gcp_module/ngx_http_gcp_*.c)
-HEADERS      := $(wildcard ngx_gcp_module/*.h ngx_gcp_module/core/*.h \
+HEADERS      := $(wildcard ngx_gcp_module/*.h ngx_gcp_module/core/*/*.h \
                   backends/*.h backends/*/*.h)
 
-UNIT_TESTS   := $(basename $(notdir $(wildcard t/unit/test_*.c)))
+# Unit tests mirror the core's folders: t/unit/FOLDER/test_*.c, with
+# t/unit/support/ (shared harnesses) and t/unit/backends/ (the stores).
+UNIT_TESTS   := $(patsubst t/unit/%.c,%,$(wildcard t/unit/*/test_*.c))
 UNIT_CFLAGS  := -std=gnu99 -g -O1 -Wall -Wextra -Wno-unused-parameter \
-                -Wpointer-arith -Werror -Ingx_gcp_module/core -Ibackends \
-                -It/unit
+                -Wpointer-arith -Werror $(addprefix -I,$(CORE_DIRS)) \
+                -Ibackends -It/unit/support -It/unit/backends
 UNIT_LIBS    := -lcmocka -ljansson -llmdb -lcurl -lcrypto -lpthread -lm
 ASAN_FLAGS   := -fsanitize=address,undefined -fno-omit-frame-pointer \
                 -fno-sanitize-recover=undefined
@@ -89,8 +94,9 @@ $(BUILD)/sources.list: FORCE
 module: $(BUILD)/sources.list
 	@$(MAKE) --no-print-directory $(NGX_BUILD)/.configured $(GEN_SCHEMAS)
 	$(MAKE) -C $(NGX_BUILD) -f objs/Makefile modules \
-	    > $(BUILD)/module.log 2>&1 || { grep -E -B2 -A6 \
-	    'error|warning' $(BUILD)/module.log | head -80; exit 1; }
+	    > $(BUILD)/module.log 2>&1 || { grep -E -A6 \
+	    'error:|warning:|Error [0-9]' $(BUILD)/module.log | head -80; \
+	    exit 1; }
 	@ls -l $(MODULE)
 
 FORCE:
@@ -104,8 +110,8 @@ run: deps module
 
 UNIT_OBJ   := $(BUILD)/unit
 ASAN_OBJ   := $(BUILD)/asan
-UNIT_SRCS  := $(CORE_SRCS) $(BACKEND_SRCS) $(wildcard t/unit/support_*.c)
-UNIT_HDRS  := $(HEADERS) $(wildcard t/unit/*.h)
+UNIT_SRCS  := $(CORE_SRCS) $(BACKEND_SRCS) $(wildcard t/unit/*/support_*.c)
+UNIT_HDRS  := $(HEADERS) $(wildcard t/unit/*/*.h)
 NPROC      := $(shell nproc 2>/dev/null || echo 2)
 
 # $(1): output directory, $(2): extra compiler flags
@@ -123,6 +129,7 @@ $(1)/libgcp.a: $(patsubst %.c,$(1)/o/%.o,$(UNIT_SRCS)) \
 	@rm -f $$@ && ar rcs $$@ $$^
 
 $(1)/%: t/unit/%.c $(1)/libgcp.a
+	@mkdir -p $$(dir $$@)
 	@$(CC) $(UNIT_CFLAGS) $(2) -o $$@ $$< $(1)/libgcp.a $(UNIT_LIBS)
 endef
 
@@ -147,13 +154,15 @@ asan: $(GEN_SCHEMAS)
 	    UBSAN_OPTIONS=print_stacktrace=1 \
 	    tools/run-unit $(ASAN_OBJ) $(UNIT_TESTS)
 
-# The core and the backends must not depend on nginx.
+# The core and the backends must not depend on nginx, and the core's
+# folders depend on each other only as ngx_gcp_module/core/layers says.
 check-core:
 	@if grep -rnE '#[[:space:]]*include[[:space:]]*[<"](ngx_|nginx)' \
 	    ngx_gcp_module/core backends; then \
 	    echo "FAIL: nginx headers included in the core or a backend"; \
 	    exit 1; \
 	else echo "check-core: no nginx headers in core/ and backends/"; fi
+	@$(PYTHON) tools/check-layers
 
 # The whole suite runs twice: on LMDB, then on etcd (one member started by
 # the tests on loopback; t/e2e/conftest.py).  E2E_FILES narrows both.

@@ -33,8 +33,8 @@
 #define _GCP_STORE_H_INCLUDED_
 
 
-#include "../ngx_gcp_module/core/gcp_core.h"
-#include "../ngx_gcp_module/core/gcp_loop.h"
+#include "gcp_core.h"
+#include "gcp_loop.h"
 
 
 typedef struct gcp_store_s        gcp_store_t;

@@ -1,14 +1,13 @@
 
 /*
  * The controllers in the adapter: the gcp_controllers and
- * gcp_root_ca_file directives, and what the worker that runs the
- * controllers hands the core: which are off, the root CA, and the
- * instance's leader election identity.
+ * gcp_root_ca_file directives, and their start in the worker that runs
+ * them, with which are off, the root CA, and the instance's leader
+ * election identity.  They sit above the API core and act through its
+ * in-process client.
  */
 
 #include "ngx_http_gcp_module.h"
-
-#include "gcp_ctl.h"
 
 
 #define NGX_HTTP_GCP_ROOT_CA_MAX  (1024 * 1024)
@@ -187,12 +186,44 @@ ngx_http_gcp_ctl_identity(ngx_cycle_t *cycle, ngx_http_gcp_main_conf_t *mcf)
 }
 
 
+/*
+ * The first worker (or the single process) runs the controllers, once the
+ * API is bootstrapped, through the core's in-process client; with every
+ * one of them off there is nothing to run, nor to elect a leader for (no
+ * Lease is written).  Out of memory: the instance serves, without
+ * controllers.
+ */
+
 void
-ngx_http_gcp_ctl_api_conf(ngx_cycle_t *cycle, ngx_http_gcp_main_conf_t *mcf,
-    gcp_api_conf_t *conf)
+ngx_http_gcp_ctl_start(ngx_cycle_t *cycle, ngx_http_gcp_main_conf_t *mcf)
 {
-    conf->controllers_off = mcf->controllers_off;
-    conf->root_ca = mcf->root_ca.len ? (const char *) mcf->root_ca.data
-                                     : NULL;
-    conf->identity = ngx_http_gcp_ctl_identity(cycle, mcf);
+    gcp_ctl_conf_t  conf;
+
+    if (ngx_worker != 0 || mcf->ctl != NULL
+        || (mcf->controllers_off & GCP_CTL_ALL) == GCP_CTL_ALL)
+    {
+        return;
+    }
+
+    ngx_memzero(&conf, sizeof(gcp_ctl_conf_t));
+
+    conf.off = (unsigned) mcf->controllers_off;
+    conf.root_ca = mcf->root_ca.len ? (const char *) mcf->root_ca.data
+                                    : NULL;
+    conf.identity = ngx_http_gcp_ctl_identity(cycle, mcf);
+
+    mcf->ctl = gcp_ctl_start(mcf->api, &conf);
+
+    if (mcf->ctl == NULL) {
+        ngx_log_error(NGX_LOG_ALERT, cycle->log, 0,
+                      "gcp: the controllers could not start: out of memory");
+    }
+}
+
+
+void
+ngx_http_gcp_ctl_stop(ngx_http_gcp_main_conf_t *mcf)
+{
+    gcp_ctl_stop(mcf->ctl, NULL, NULL);
+    mcf->ctl = NULL;
 }

@@ -1,6 +1,6 @@
 
 /*
- * gcp_loop_t (core/gcp_loop.h) on nginx's event loop.
+ * gcp_loop_t (core/base/gcp_loop.h) on nginx's event loop.
  *
  * File descriptors get a connection slot from ngx_get_connection() and are
  * watched level-triggered (NGX_LEVEL_EVENT), as the interface promises:

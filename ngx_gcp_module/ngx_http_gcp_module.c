@@ -900,10 +900,7 @@ ngx_http_gcp_open(ngx_cycle_t *cycle, ngx_http_gcp_main_conf_t *mcf)
      * the single process).
      */
     conf.compact_interval_ms = ngx_worker == 0 ? mcf->compact_interval : 0;
-    conf.controllers = ngx_worker == 0;
     conf.data_dir = (const char *) mcf->storage.path.data;
-
-    ngx_http_gcp_ctl_api_conf(cycle, mcf, &conf);
 
     conf.auth = mcf->auth.auth;
     conf.authorization_mode = ngx_http_gcp_authorization_mode(&mcf->auth);
@@ -1083,6 +1080,8 @@ ngx_http_gcp_drain(ngx_http_gcp_main_conf_t *mcf)
 static void
 ngx_http_gcp_bootstrap_done(void *arg, int rc)
 {
+    ngx_http_gcp_main_conf_t  *mcf = arg;
+
     if (rc != GCP_OK) {
         ngx_log_error(NGX_LOG_ERR, ngx_cycle->log, 0,
                       "gcp: bootstrap failed: %s", gcp_error_info(rc)->name);
@@ -1091,6 +1090,8 @@ ngx_http_gcp_bootstrap_done(void *arg, int rc)
 
     ngx_log_debug0(NGX_LOG_DEBUG_HTTP, ngx_cycle->log, 0,
                    "gcp: bootstrap done");
+
+    ngx_http_gcp_ctl_start((ngx_cycle_t *) ngx_cycle, mcf);
 }
 
 
@@ -1122,6 +1123,8 @@ ngx_http_gcp_exit_process(ngx_cycle_t *cycle)
             gcp_api_cancel(&call->req);
         }
     }
+
+    ngx_http_gcp_ctl_stop(mcf);
 
     if (mcf->api) {
         gcp_api_destroy(mcf->api);

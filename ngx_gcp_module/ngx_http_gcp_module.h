@@ -3,7 +3,7 @@
  * ngx_http_gcp_module: declarations shared by the files of the nginx
  * adapter (module and directives, request handler, watch streams, event
  * loop, Status filter).  The adapter only moves bytes and events between
- * nginx and the API core (core/gcp_api.h); it never blocks a worker.
+ * nginx and the API core (core/server/gcp_api.h); it never blocks a worker.
  */
 
 #ifndef _NGX_HTTP_GCP_MODULE_H_INCLUDED_
@@ -16,6 +16,7 @@
 
 #include "gcp_api.h"
 #include "gcp_auth.h"
+#include "gcp_ctl.h"
 #include "gcp_loop.h"
 #include "gcp_store.h"
 
@@ -90,6 +91,7 @@ typedef struct {
     gcp_loop_t                  *loop;
     gcp_store_t                 *store;
     gcp_api_t                   *api;
+    gcp_ctl_manager_t           *ctl;       /* the controllers, or NULL */
     ngx_queue_t                  calls;     /* ngx_http_gcp_call_t.queue */
     ngx_connection_t            *sentinel;  /* tells of a graceful exit */
     ngx_event_t                  drain;     /* re-checks while exiting */
@@ -265,12 +267,15 @@ char *ngx_http_gcp_root_ca_file(ngx_conf_t *cf, ngx_command_t *cmd,
 void ngx_http_gcp_ctl_init_conf(ngx_http_gcp_main_conf_t *mcf);
 
 /*
- * Sets the core's controller settings in conf: those switched off, the
- * root CA (borrowed from the configuration) and this instance's leader
- * election identity (allocated from cycle->pool).
+ * Starts the controllers in the process that runs them (the first worker),
+ * once the API is bootstrapped: those not switched off, with the root CA
+ * and this instance's leader election identity.
  */
-void ngx_http_gcp_ctl_api_conf(ngx_cycle_t *cycle,
-    ngx_http_gcp_main_conf_t *mcf, gcp_api_conf_t *conf);
+void ngx_http_gcp_ctl_start(ngx_cycle_t *cycle,
+    ngx_http_gcp_main_conf_t *mcf);
+
+/* Stops them (nothing when they do not run here). */
+void ngx_http_gcp_ctl_stop(ngx_http_gcp_main_conf_t *mcf);
 
 
 /* ngx_http_gcp_stream.c */

@@ -1,16 +1,16 @@
 
 /*
  * ResourceQuota object counts, shared by the quota controller
- * (gcp_ctl_quota.c) and the quota admission plugin
- * (gcp_ctl_quota_admission.c): which quota resource names count the
+ * (controllers/gcp_ctl_quota.c) and the quota admission plugin
+ * (gcp_quota_admission.c): which quota resource names count the
  * objects of which resource, as upstream's generic object count
  * evaluators ("count/<resource>[.<group>]", and the legacy names of core
  * resources: "configmaps", "secrets", "resourcequotas", ...).  A quota
  * with scopes never matches object counts (they match no scope).
  */
 
-#ifndef _GCP_CTL_QUOTA_H_INCLUDED_
-#define _GCP_CTL_QUOTA_H_INCLUDED_
+#ifndef _GCP_QUOTA_H_INCLUDED_
+#define _GCP_QUOTA_H_INCLUDED_
 
 
 #include <jansson.h>
@@ -23,15 +23,22 @@
  * one, names[1] to the legacy name.  Returns how many (1 or 2); strings
  * are arena-owned or static.
  */
-size_t gcp_ctl_quota_names(gcp_arena_t *a, const gcp_resource_t *res,
+size_t gcp_quota_names(gcp_arena_t *a, const gcp_resource_t *res,
     const char *names[2]);
 
 /* The served resource whose objects the quota resource name counts. */
-const gcp_resource_t *gcp_ctl_quota_counted(const gcp_registry_t *reg,
+const gcp_resource_t *gcp_quota_counted(const gcp_registry_t *reg,
     const char *name);
 
 /* Returns 1 when the quota has scopes or a scope selector. */
-int gcp_ctl_quota_scoped(const json_t *quota);
+int gcp_quota_scoped(const json_t *quota);
 
 
-#endif /* _GCP_CTL_QUOTA_H_INCLUDED_ */
+/*
+ * Adds the ResourceQuota validating admission plugin to api (every worker
+ * runs it).  Returns GCP_OK or GCP_ENOMEM.
+ */
+int gcp_quota_admission(gcp_api_t *api);
+
+
+#endif /* _GCP_QUOTA_H_INCLUDED_ */

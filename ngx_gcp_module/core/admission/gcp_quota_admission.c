@@ -13,8 +13,7 @@
 #include <stdlib.h>
 
 #include "gcp_admission.h"
-#include "gcp_ctl.h"
-#include "gcp_ctl_quota.h"
+#include "gcp_quota.h"
 #include "gcp_object.h"
 #include "gcp_quantity.h"
 #include "gcp_types.h"
@@ -106,7 +105,7 @@ gcp_qadm_evaluate(gcp_qadm_t *st, gcp_qadm_quota_t *q)
 
     q->charged = 0;
 
-    if (gcp_ctl_quota_scoped(q->quota)) {
+    if (gcp_quota_scoped(q->quota)) {
         return GCP_OK;
     }
 
@@ -349,7 +348,7 @@ gcp_qadm_admit(void *data, gcp_admit_t *ad, gcp_admit_done_pt done)
 
     st->ad = ad;
     st->done = done;
-    st->nnames = gcp_ctl_quota_names(op->a, op->res, st->names);
+    st->nnames = gcp_quota_names(op->a, op->res, st->names);
 
     prefix = gcp_object_prefix(op->a, &gcp_type_resourcequotas, op->ri.ns);
 
@@ -360,7 +359,7 @@ gcp_qadm_admit(void *data, gcp_admit_t *ad, gcp_admit_done_pt done)
 
 
 int
-gcp_ctl_quota_admission(gcp_api_t *api)
+gcp_quota_admission(gcp_api_t *api)
 {
     gcp_admission_plugin_t  p;
 

@@ -1,9 +1,9 @@
 
 /*
- * Quota object counts (see gcp_ctl_quota.h).
+ * Quota object counts (see gcp_quota.h).
  */
 
-#include "gcp_ctl_quota.h"
+#include "gcp_quota.h"
 
 
 /* core resources counted under their plain name too */
@@ -14,7 +14,7 @@ static const char * const  gcp_ctl_quota_legacy[] = {
 
 
 static const char *
-gcp_ctl_quota_legacy_name(const gcp_resource_t *res)
+gcp_quota_legacy_name(const gcp_resource_t *res)
 {
     size_t  i;
 
@@ -33,13 +33,13 @@ gcp_ctl_quota_legacy_name(const gcp_resource_t *res)
 
 
 size_t
-gcp_ctl_quota_names(gcp_arena_t *a, const gcp_resource_t *res,
+gcp_quota_names(gcp_arena_t *a, const gcp_resource_t *res,
     const char *names[2])
 {
     names[0] = res->group[0]
                ? gcp_sprintf(a, "count/%s.%s", res->name, res->group)
                : gcp_sprintf(a, "count/%s", res->name);
-    names[1] = gcp_ctl_quota_legacy_name(res);
+    names[1] = gcp_quota_legacy_name(res);
 
     if (names[0] == NULL) {
         names[0] = "";
@@ -50,7 +50,7 @@ gcp_ctl_quota_names(gcp_arena_t *a, const gcp_resource_t *res,
 
 
 const gcp_resource_t *
-gcp_ctl_quota_counted(const gcp_registry_t *reg, const char *name)
+gcp_quota_counted(const gcp_registry_t *reg, const char *name)
 {
     size_t                  i, len;
     const char             *gr;
@@ -66,7 +66,7 @@ gcp_ctl_quota_counted(const gcp_registry_t *reg, const char *name)
         }
 
         if (gr == NULL) {
-            if (gcp_ctl_quota_legacy_name(res)
+            if (gcp_quota_legacy_name(res)
                 && strcmp(res->name, name) == 0)
             {
                 return res;
@@ -94,7 +94,7 @@ gcp_ctl_quota_counted(const gcp_registry_t *reg, const char *name)
 
 
 int
-gcp_ctl_quota_scoped(const json_t *quota)
+gcp_quota_scoped(const json_t *quota)
 {
     json_t  *spec;
 

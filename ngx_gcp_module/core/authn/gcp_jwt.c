@@ -16,7 +16,7 @@
 
 #include "gcp_jwt.h"
 #include "gcp_json.h"
-#include "gcp_validation.h"
+#include "gcp_base64.h"
 
 
 #define GCP_JWT_RS256   1

@@ -7,6 +7,7 @@
 
 #include "gcp_auth_int.h"
 #include "gcp_reg.h"
+#include "gcp_authn_types.h"
 #include "gcp_types.h"
 
 

@@ -9,7 +9,7 @@
 #define _GCP_AUTHZ_H_INCLUDED_
 
 
-#include "gcp_api.h"
+#include "gcp_request.h"
 
 
 /* The attributes of a request, as authorizer.Attributes upstream. */

@@ -19,7 +19,7 @@
 
 #include <jansson.h>
 
-#include "gcp_api.h"
+#include "gcp_request.h"
 #include "gcp_rbac_rule.h"
 #include "gcp_store.h"
 

@@ -25,7 +25,8 @@
 #include "gcp_rbac.h"
 #include "gcp_seed.h"
 #include "gcp_time.h"
-#include "gcp_types.h"
+#include "gcp_authz_types.h"
+#include "gcp_object.h"
 
 
 #define L(...)  ((const char * const []) { __VA_ARGS__, NULL })

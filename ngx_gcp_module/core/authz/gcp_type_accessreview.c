@@ -18,7 +18,7 @@
 #include "gcp_reg.h"
 #include "gcp_type_accessreview.h"
 #include "gcp_time.h"
-#include "gcp_types.h"
+#include "gcp_authz_types.h"
 
 
 /* Go's %#v of a *authorization.NonResourceAttributes (dereferenced). */

@@ -6,7 +6,7 @@
  */
 
 #include "gcp_rbac_validation.h"
-#include "gcp_types.h"
+#include "gcp_authz_types.h"
 #include "gcp_validation.h"
 
 

@@ -11,7 +11,7 @@
 #include "gcp_rbac.h"
 #include "gcp_reg.h"
 #include "gcp_type_accessreview.h"
-#include "gcp_types.h"
+#include "gcp_authz_types.h"
 
 
 /* The rules of AlwaysAllow. */

@@ -83,11 +83,5 @@ int gcp_ctl_leading(const gcp_ctl_manager_t *m);
  */
 unsigned gcp_ctl_bit(const char *name, size_t len);
 
-/*
- * Adds the ResourceQuota validating admission plugin to api (every worker
- * runs it).  Returns GCP_OK or GCP_ENOMEM.
- */
-int gcp_ctl_quota_admission(gcp_api_t *api);
-
 
 #endif /* _GCP_CTL_H_INCLUDED_ */

@@ -304,4 +304,21 @@ const char *gcp_ctl_json_str(gcp_arena_t *a, const char *s);
 int gcp_ctl_has_string(const json_t *arr, const char *s);
 
 
+/*
+ * Starts the ClusterRole aggregation of api (gcp_rbac_aggregate.c, run by
+ * gcp_ctl_cragg.c), following api's RBAC index (created if need be).
+ * Returns its handle, owned by the caller and released with
+ * gcp_rbac_aggregator_stop(), or NULL when out of memory.
+ */
+void *gcp_rbac_aggregator_start(gcp_api_t *api);
+
+/*
+ * Stops the aggregation (NULL is fine): no pass runs any more.  An update
+ * in flight completes unobserved; released(arg), when not NULL, is called
+ * once the handle is freed (at once, or later from the loop).
+ */
+void gcp_rbac_aggregator_stop(void *aggregator, void (*released)(void *arg),
+    void *arg);
+
+
 #endif /* _GCP_CTL_INT_H_INCLUDED_ */

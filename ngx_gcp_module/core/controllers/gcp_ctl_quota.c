@@ -13,7 +13,7 @@
 #include <stdlib.h>
 
 #include "gcp_ctl_int.h"
-#include "gcp_ctl_quota.h"
+#include "gcp_quota.h"
 #include "gcp_object.h"
 #include "gcp_quantity.h"
 #include "gcp_types.h"
@@ -146,7 +146,7 @@ gcp_ctl_quota_step(void *data)
     const gcp_resource_t   *res;
     gcp_ctl_t              *ctl = gcp_ctl_queue_run(st->item->queue);
 
-    res = gcp_ctl_quota_counted(ctl->api->registry, st->keys[st->steps.next]);
+    res = gcp_quota_counted(ctl->api->registry, st->keys[st->steps.next]);
 
     if (res == NULL) {
         /* no evaluator: the last usage seen, if any, stays */
@@ -191,7 +191,7 @@ gcp_ctl_quota_got(gcp_ctl_item_t *item, json_t *obj)
         st->hard = gcp_json_arena(item->arena, json_object());
     }
 
-    st->scoped = gcp_ctl_quota_scoped(st->quota);
+    st->scoped = gcp_quota_scoped(st->quota);
     st->keys = gcp_alloc(item->arena,
                          (json_object_size(st->hard) + 1) * sizeof(char *));
 

@@ -15,7 +15,7 @@
 
 #include <stdlib.h>
 
-#include "gcp_client.h"
+#include "gcp_ctl_int.h"
 #include "gcp_object.h"
 #include "gcp_rbac_int.h"
 #include "gcp_selector.h"

@@ -1199,6 +1199,21 @@ gcp_json_release(void *data)
 }
 
 
+json_t *
+gcp_json_arena(gcp_arena_t *a, json_t *v)
+{
+    if (v == NULL) {
+        return NULL;
+    }
+
+    if (gcp_arena_cleanup(a, gcp_json_release, v) != GCP_OK) {
+        return NULL;
+    }
+
+    return v;
+}
+
+
 static const char *
 gcp_jparse_message(gcp_jparse_t *p)
 {

@@ -160,5 +160,12 @@ json_t *gcp_json_object_child(json_t *obj, const char *key);
  */
 const char *gcp_json_go_kind(const json_t *v);
 
+/*
+ * Registers json_decref(v) on the arena, so that v lives as long as it.
+ * Returns v, or NULL when v is NULL or memory runs out (v is then not
+ * released by the arena: the caller still owns its reference).
+ */
+json_t *gcp_json_arena(gcp_arena_t *a, json_t *v);
+
 
 #endif /* _GCP_JSON_H_INCLUDED_ */

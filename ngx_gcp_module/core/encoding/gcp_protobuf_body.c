@@ -6,7 +6,6 @@
 
 #include "gcp_protobuf_int.h"
 #include "gcp_json.h"
-#include "gcp_object.h"
 
 
 #define GCP_PB_SUMMARY  30

@@ -12,7 +12,7 @@
 #include "gcp_protobuf_int.h"
 #include "gcp_json.h"
 #include "gcp_time.h"
-#include "gcp_validation.h"
+#include "gcp_base64.h"
 
 
 static int gcp_pb_enc_message(gcp_pb_ctx_t *ctx, gcp_buf_t *b,

@@ -3,10 +3,9 @@
  * List continue tokens (see gcp_continue.h).
  */
 
+#include "gcp_base64.h"
 #include "gcp_continue.h"
 #include "gcp_json.h"
-#include "gcp_object.h"
-#include "gcp_validation.h"
 
 
 /*

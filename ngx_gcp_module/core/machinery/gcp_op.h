@@ -12,7 +12,7 @@
 #include <jansson.h>
 
 #include "gcp_core.h"
-#include "gcp_api.h"
+#include "gcp_request.h"
 #include "gcp_ferr.h"
 #include "gcp_media.h"
 #include "gcp_reqinfo.h"
@@ -37,7 +37,6 @@ struct gcp_api_s {
     void               *discovery;      /* gcp_discovery.c's cache */
     void               *openapi;        /* gcp_openapi cache */
     void               *compactor;      /* gcp_compactor_t, or NULL */
-    void               *controllers;    /* gcp_ctl_manager_t, or NULL */
     void               *objcache;       /* gcp_objcache_t, or NULL */
     void               *admission;      /* gcp_admission.c's chain */
     void               *authorizer;     /* gcp_authorizer_t, or NULL */

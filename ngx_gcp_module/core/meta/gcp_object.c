@@ -118,28 +118,6 @@ gcp_object_splice(gcp_buf_t *b, gcp_str_t value, int64_t rv,
 }
 
 
-static void
-gcp_json_decref_cleanup(void *data)
-{
-    json_decref(data);
-}
-
-
-json_t *
-gcp_json_arena(gcp_arena_t *a, json_t *v)
-{
-    if (v == NULL) {
-        return NULL;
-    }
-
-    if (gcp_arena_cleanup(a, gcp_json_decref_cleanup, v) != GCP_OK) {
-        return NULL;
-    }
-
-    return v;
-}
-
-
 json_t *
 gcp_object_decode(gcp_arena_t *a, gcp_str_t value, int64_t rv)
 {

@@ -16,6 +16,7 @@
 #include <jansson.h>
 
 #include "gcp_core.h"
+#include "gcp_json.h"
 #include "gcp_resource.h"
 
 
@@ -46,9 +47,6 @@ gcp_str_t gcp_object_encode(gcp_arena_t *a, const json_t *obj,
 
 /* Returns obj with keys reordered as the stored form (a new reference). */
 json_t *gcp_object_canonical(const json_t *obj, const char * const *order);
-
-/* Registers json_decref(v) on the arena; returns v (NULL passes through). */
-json_t *gcp_json_arena(gcp_arena_t *a, json_t *v);
 
 /* Returns obj.metadata, creating it when absent or not an object
  * (borrowed; NULL only when out of memory or obj is not an object). */

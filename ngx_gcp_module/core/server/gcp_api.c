@@ -6,15 +6,17 @@
 
 #include <stdlib.h>
 
+#include "gcp_api.h"
 #include "gcp_admission.h"
 #include "gcp_auth.h"
+#include "gcp_builtin.h"
 #include "gcp_compact.h"
-#include "gcp_ctl.h"
 #include "gcp_discovery.h"
 #include "gcp_health.h"
 #include "gcp_objcache.h"
 #include "gcp_json.h"
 #include "gcp_openapi_serve.h"
+#include "gcp_quota.h"
 #include "gcp_rand.h"
 #include "gcp_rbac.h"
 #include "gcp_reg.h"
@@ -52,7 +54,7 @@ gcp_api_create(const gcp_api_conf_t *conf, const char **err)
     api->schemas = gcp_schema_set_create();
 
     if (api->registry == NULL || api->schemas == NULL
-        || gcp_types_register(api->registry) != GCP_OK)
+        || gcp_builtin_register(api->registry) != GCP_OK)
     {
         *err = "out of memory";
         gcp_api_destroy(api);
@@ -96,7 +98,7 @@ gcp_api_create(const gcp_api_conf_t *conf, const char **err)
 
     /* quota is the last admission plugin, as in kube-apiserver */
 
-    if (gcp_ctl_quota_admission(api) != GCP_OK) {
+    if (gcp_quota_admission(api) != GCP_OK) {
         *err = "out of memory";
         gcp_api_destroy(api);
         return NULL;
@@ -113,7 +115,6 @@ gcp_api_destroy(gcp_api_t *api)
         return;
     }
 
-    gcp_ctl_stop(api->controllers, NULL, NULL);
     gcp_auth_fini(api);
     gcp_rbac_free(api);
     gcp_admission_free(api);
@@ -141,41 +142,10 @@ typedef struct {
 } gcp_boot_t;
 
 
-/*
- * The worker marked for background work runs the controllers; with every
- * one of them off there is nothing to run, nor to elect a leader for (no
- * Lease is written).
- */
-
-static void
-gcp_api_controllers(gcp_api_t *api)
-{
-    gcp_ctl_conf_t  cc;
-
-    if (!api->conf.controllers || api->controllers
-        || (api->conf.controllers_off & GCP_CTL_ALL) == GCP_CTL_ALL)
-    {
-        return;
-    }
-
-    memset(&cc, 0, sizeof(cc));
-    cc.off = api->conf.controllers_off;
-    cc.root_ca = api->conf.root_ca;
-    cc.identity = api->conf.identity;
-
-    /* out of memory: the instance serves, without controllers */
-    api->controllers = gcp_ctl_start(api, &cc);
-}
-
-
 static void
 gcp_boot_end(gcp_boot_t *b, int rc)
 {
     b->api->ready = rc == GCP_OK;
-
-    if (b->api->ready) {
-        gcp_api_controllers(b->api);
-    }
 
     b->done(b->arg, rc);
     free(b);

@@ -1,8 +1,11 @@
 
 /*
- * The built-in resource table (see gcp_types.h).
+ * The built-in resource table (see gcp_builtin.h).
  */
 
+#include "gcp_authn_types.h"
+#include "gcp_authz_types.h"
+#include "gcp_builtin.h"
 #include "gcp_types.h"
 
 
@@ -31,7 +34,7 @@ static const gcp_resource_t * const  gcp_builtin[] = {
 
 
 int
-gcp_types_register(gcp_registry_t *reg)
+gcp_builtin_register(gcp_registry_t *reg)
 {
     size_t  i;
 
@@ -42,11 +45,4 @@ gcp_types_register(gcp_registry_t *reg)
     }
 
     return GCP_OK;
-}
-
-
-size_t
-gcp_type_map_size(const json_t *obj, const char *field)
-{
-    return json_object_size(json_object_get(obj, field));
 }

@@ -5,7 +5,7 @@
 
 #include "gcp_types.h"
 #include "gcp_table.h"
-#include "gcp_validation.h"
+#include "gcp_validation_types.h"
 
 
 static const char * const  gcp_configmap_order[] = {

@@ -7,7 +7,7 @@
 
 #include "gcp_type_event.h"
 #include "gcp_table.h"
-#include "gcp_validation.h"
+#include "gcp_validation_types.h"
 
 
 const char * const  gcp_event_order[] = {

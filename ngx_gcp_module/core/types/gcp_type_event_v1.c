@@ -5,7 +5,7 @@
  */
 
 #include "gcp_type_event.h"
-#include "gcp_validation.h"
+#include "gcp_validation_types.h"
 
 
 /* core/v1 field <-> events.k8s.io/v1 field, in events.k8s.io order */

@@ -9,7 +9,7 @@
 #include "gcp_reg.h"
 #include "gcp_types.h"
 #include "gcp_table.h"
-#include "gcp_validation.h"
+#include "gcp_validation_types.h"
 
 
 static const char * const  gcp_namespace_order[] = {

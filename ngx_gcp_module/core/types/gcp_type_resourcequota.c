@@ -2,7 +2,8 @@
 /*
  * core/v1 ResourceQuota, with /status.  spec.hard is what users set;
  * status (hard and used) belongs to the quota controller and the quota
- * admission plugin (gcp_ctl_quota*.c).  Quantities are served in canonical
+ * admission plugin (controllers/gcp_ctl_quota.c,
+ * admission/gcp_quota*.c).  Quantities are served in canonical
  * form, as kube-apiserver re-encodes them.  Validation after
  * pkg/apis/core/validation (v1.32).
  */

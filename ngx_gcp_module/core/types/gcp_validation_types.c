@@ -8,7 +8,7 @@
 #include <stdio.h>
 
 #include "gcp_json.h"
-#include "gcp_validation.h"
+#include "gcp_validation_types.h"
 
 
 #define GCP_IMMUTABLE_SET  "field is immutable when `immutable` is set"

@@ -1,7 +1,7 @@
 
 /*
- * Unit tests: authenticators of the request path (core/gcp_auth*.c), seen
- * through SelfSubjectReview: client certificates, static tokens, the
+ * Unit tests: authenticators of the request path (core/authn/gcp_auth*.c),
+ * seen through SelfSubjectReview: client certificates, static tokens, the
  * front proxy, anonymous requests, and the 401s.
  */
 

@@ -1,7 +1,7 @@
 
 /*
- * Unit tests: impersonation (core/gcp_auth_impersonate.c) and the
- * authorization step with kube-apiserver's 403s (core/gcp_auth_authz.c),
+ * Unit tests: impersonation (core/authn/gcp_auth_impersonate.c) and the
+ * authorization step with kube-apiserver's 403s (core/authn/gcp_auth_authz.c),
  * against a recording authorizer.
  */
 

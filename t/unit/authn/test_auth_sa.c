@@ -1,6 +1,6 @@
 
 /*
- * Unit tests: service-account tokens (core/gcp_auth_sa.c): TokenRequest
+ * Unit tests: service-account tokens (core/authn/gcp_auth_sa.c): TokenRequest
  * (serviceaccounts/NAME/token), authentication with the tokens (issuer,
  * signature, audience, lifetime, the service account and a bound secret
  * still existing), and TokenReview.

@@ -1,6 +1,6 @@
 
 /*
- * Unit tests: JWT signing and verification (core/gcp_jwt.c).
+ * Unit tests: JWT signing and verification (core/authn/gcp_jwt.c).
  */
 
 #include <stdarg.h>

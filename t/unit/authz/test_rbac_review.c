@@ -1,7 +1,7 @@
 
 /*
  * Unit tests: the authorization.k8s.io/v1 review APIs
- * (core/gcp_type_accessreview.c, gcp_type_selfsubjectrulesreview.c):
+ * (core/authz/gcp_type_accessreview.c, gcp_type_selfsubjectrulesreview.c):
  * answers and errors as ../shared/reference/08-ss*, 08-sar-*.
  */
 

@@ -1,6 +1,6 @@
 
 /*
- * Unit tests: RBAC policy rules (core/gcp_rbac_rule.c): matching as
+ * Unit tests: RBAC policy rules (core/authz/gcp_rbac_rule.c): matching as
  * upstream's RuleAllows, Covers, and the escalation message's rule list;
  * and the error aggregation of gcp_rbac.c.
  */

@@ -1,6 +1,6 @@
 
 /*
- * Unit tests: arena allocator and buffers (core/gcp_arena.c).
+ * Unit tests: arena allocator and buffers (core/base/gcp_arena.c).
  */
 
 #include <stdarg.h>

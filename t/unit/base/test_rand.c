@@ -1,6 +1,6 @@
 
 /*
- * Unit tests: UUIDs and generateName suffixes (core/gcp_rand.c).
+ * Unit tests: UUIDs and generateName suffixes (core/base/gcp_rand.c).
  */
 
 #include <stdarg.h>

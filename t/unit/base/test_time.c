@@ -1,7 +1,7 @@
 
 /*
  * Unit tests: clock, metav1.Time/MicroTime text, Go's RFC 3339 parsing
- * and human durations (core/gcp_time.c).
+ * and human durations (core/base/gcp_time.c).
  */
 
 #include <stdarg.h>

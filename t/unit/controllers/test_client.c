@@ -1,6 +1,6 @@
 
 /*
- * Unit tests: the in-process API client (core/gcp_client.c).
+ * Unit tests: the in-process API client (core/controllers/gcp_client.c).
  */
 
 #include <stdarg.h>

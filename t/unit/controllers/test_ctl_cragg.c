@@ -1,8 +1,8 @@
 
 /*
  * Unit tests: the ClusterRole aggregation controller
- * (core/gcp_ctl_cragg.c over gcp_rbac_aggregate.c) runs only in the
- * leader's run of the controllers, and only when it is not switched off;
+ * (core/controllers/gcp_ctl_cragg.c over gcp_rbac_aggregate.c) runs only in
+ * the leader's run of the controllers, and only when it is not switched off;
  * the bootstrap roles admin, edit and view get their rules from it.
  */
 

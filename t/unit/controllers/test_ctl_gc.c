@@ -1,6 +1,6 @@
 
 /*
- * Unit tests: the garbage collector (core/gcp_ctl_gc.c,
+ * Unit tests: the garbage collector (core/controllers/gcp_ctl_gc.c,
  * gcp_ctl_gc_graph.c).
  */
 

@@ -1,6 +1,6 @@
 
 /*
- * Unit tests: the namespace controller (core/gcp_ctl_ns.c).
+ * Unit tests: the namespace controller (core/controllers/gcp_ctl_ns.c).
  */
 
 #include <stdarg.h>

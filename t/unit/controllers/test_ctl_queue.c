@@ -1,8 +1,8 @@
 
 /*
  * Unit tests: the controllers' building blocks: the string map
- * (core/gcp_ctl_map.c), the work queue (gcp_ctl_queue.c), the step runner
- * of syncs (gcp_ctl_steps.c) and quantities (gcp_quantity.c).
+ * (core/controllers/gcp_ctl_map.c), the work queue (gcp_ctl_queue.c), the step
+ * runner of syncs (gcp_ctl_steps.c) and quantities (gcp_quantity.c).
  */
 
 #include <stdarg.h>

@@ -1,8 +1,8 @@
 
 /*
- * Unit tests: ResourceQuota (core/gcp_type_resourcequota.c), its
+ * Unit tests: ResourceQuota (core/types/gcp_type_resourcequota.c), its
  * controller (gcp_ctl_quota.c) and its admission plugin
- * (gcp_ctl_quota_admission.c).
+ * (admission/gcp_quota_admission.c).
  */
 
 #include <stdarg.h>

@@ -1,7 +1,7 @@
 
 /*
  * Unit tests: the service account and root CA controllers
- * (core/gcp_ctl_sa.c, gcp_ctl_rootca.c), leader election
+ * (core/controllers/gcp_ctl_sa.c, gcp_ctl_rootca.c), leader election
  * (gcp_ctl_leader.c) and the controller switches.
  */
 

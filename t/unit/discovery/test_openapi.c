@@ -1,7 +1,8 @@
 
 /*
- * Unit tests: OpenAPI documents (core/gcp_openapi.c) over the embedded
- * schemas (core/schemas/) and locally built resource descriptors.
+ * Unit tests: OpenAPI documents (core/discovery/gcp_openapi.c) over the
+ * embedded schemas (core/types/schemas/) and locally built resource
+ * descriptors.
  */
 
 #include <stdarg.h>

@@ -1,7 +1,8 @@
 
 /*
- * Unit tests: JSON parsing and serialisation (core/gcp_json.c).  Expected
- * messages, offsets and outputs were produced with Go's encoding/json.
+ * Unit tests: JSON parsing and serialisation (core/encoding/gcp_json.c).
+ * Expected messages, offsets and outputs were produced with Go's
+ * encoding/json.
  */
 
 #include <stdarg.h>

@@ -1,7 +1,7 @@
 
 /*
- * Unit tests: JSON patch (core/gcp_patch_json.c) and JSON merge patch
- * (core/gcp_patch_merge.c): RFC 6902 and RFC 7386 Appendix A, the
+ * Unit tests: JSON patch (core/encoding/gcp_patch_json.c) and JSON merge patch
+ * (core/encoding/gcp_patch_merge.c): RFC 6902 and RFC 7386 Appendix A, the
  * kube-apiserver reference captures, evanphx/json-patch quirks and error
  * texts.  Strategic merge patch: test_patch_strategic.c.
  */

@@ -1,10 +1,11 @@
 
 /*
- * Deterministic fuzzing of the three patch formats (core/gcp_patch_*.c):
- * mutated and generated patches against a few documents, checking the
- * contract on every run (a result or an error with a message, the input
- * untouched, the result unshared) under ASan and UBSan.  A fixed seed
- * makes every run identical; a time budget bounds it to a few seconds.
+ * Deterministic fuzzing of the three patch formats
+ * (core/encoding/gcp_patch_*.c): mutated and generated patches against a few
+ * documents, checking the contract on every run (a result or an error with a
+ * message, the input untouched, the result unshared) under ASan and UBSan.  A
+ * fixed seed makes every run identical; a time budget bounds it to a few
+ * seconds.
  */
 
 #include <stdarg.h>

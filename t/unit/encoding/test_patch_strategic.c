@@ -1,10 +1,10 @@
 
 /*
- * Unit tests: strategic merge patch (core/gcp_patch_strategic.c).  The
- * test schema mirrors apimachinery's strategicpatch test types (MergeItem,
- * RetainKeysStruct) and the Kubernetes fields that matter here; the
- * fixtures are upstream patch_test.go cases (three-way patch applied to
- * the current object), whose list orders are exact.
+ * Unit tests: strategic merge patch (core/encoding/gcp_patch_strategic.c).
+ * The test schema mirrors apimachinery's strategicpatch test types (MergeItem,
+ * RetainKeysStruct) and the Kubernetes fields that matter here; the fixtures
+ * are upstream patch_test.go cases (three-way patch applied to the current
+ * object), whose list orders are exact.
  */
 
 #include <stdarg.h>

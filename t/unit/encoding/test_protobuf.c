@@ -1,8 +1,8 @@
 
 /*
  * Unit tests: Kubernetes protobuf encoding and decoding
- * (core/gcp_protobuf*.c) over the embedded schemas, against bytes captured
- * from kube-apiserver, hand-built messages and hostile input.
+ * (core/encoding/gcp_protobuf*.c) over the embedded schemas, against bytes
+ * captured from kube-apiserver, hand-built messages and hostile input.
  */
 
 #include <stdarg.h>

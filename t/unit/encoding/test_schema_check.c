@@ -1,7 +1,8 @@
 
 /*
- * Unit tests: unknown fields and Go decoding errors (core/gcp_schema_check.c)
- * over the embedded schemas, and the schema look-ups they use.
+ * Unit tests: unknown fields and Go decoding errors
+ * (core/encoding/gcp_schema_check.c) over the embedded schemas, and the schema
+ * look-ups they use.
  */
 
 #include <stdarg.h>

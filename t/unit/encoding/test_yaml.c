@@ -1,6 +1,6 @@
 
 /*
- * Unit tests: YAML output (core/gcp_yaml.c).  Expected documents were
+ * Unit tests: YAML output (core/encoding/gcp_yaml.c).  Expected documents were
  * produced with sigs.k8s.io/yaml.JSONToYAML (go-yaml v2.4.0) from the JSON
  * Go writes for the same values.
  */

@@ -1,9 +1,9 @@
 
 /*
- * Unit tests: the admission chain (core/gcp_admission.c) in the write
- * paths: mutating plugins change objects before validation, validating
- * plugins refuse writes (create, update, patch, delete, deletecollection)
- * and nothing is stored; plugins may complete later.
+ * Unit tests: the admission chain (core/machinery/gcp_admission.c) in the
+ * write paths: mutating plugins change objects before validation, validating
+ * plugins refuse writes (create, update, patch, delete, deletecollection) and
+ * nothing is stored; plugins may complete later.
  */
 
 #include <stdarg.h>

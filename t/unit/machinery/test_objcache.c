@@ -1,6 +1,6 @@
 
 /*
- * Unit tests: the decoded-object cache (core/gcp_objcache.c).
+ * Unit tests: the decoded-object cache (core/machinery/gcp_objcache.c).
  */
 
 #include <stdarg.h>

@@ -1,7 +1,7 @@
 
 /*
  * Unit tests: request info, query strings and media negotiation
- * (core/gcp_reqinfo.c, core/gcp_media.c).
+ * (core/machinery/gcp_reqinfo.c, core/encoding/gcp_media.c).
  */
 
 #include <stdarg.h>

@@ -1,6 +1,6 @@
 
 /*
- * Unit tests: label and field selectors (core/gcp_selector.c).
+ * Unit tests: label and field selectors (core/meta/gcp_selector.c).
  * Messages are kube-apiserver's (reference 04-list-*-selector-*.http,
  * 12-events-field-selector-unsupported.http) and labels.Parse's.
  */

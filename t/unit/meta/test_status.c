@@ -1,7 +1,7 @@
 
 /*
- * Unit tests: Status bodies and field error messages (core/gcp_status.c,
- * core/gcp_ferr.c), compared with kube-apiserver's bytes.
+ * Unit tests: Status bodies and field error messages (core/meta/gcp_status.c,
+ * core/meta/gcp_ferr.c), compared with kube-apiserver's bytes.
  */
 
 #include <stdarg.h>

@@ -1,7 +1,7 @@
 
 /*
- * Unit tests: Kubernetes validation rules (core/gcp_validation.c,
- * core/gcp_validation_types.c) and the messages they make through
+ * Unit tests: Kubernetes validation rules (core/meta/gcp_validation.c,
+ * core/types/gcp_validation_types.c) and the messages they make through
  * gcp_ferrs_message().  Messages marked "reference" are copied from
  * responses of a real kube-apiserver (shared/reference).
  */
@@ -14,6 +14,7 @@
 
 #include "gcp_json.h"
 #include "gcp_validation.h"
+#include "gcp_validation_types.h"
 
 
 #define MSG_QNAME                                                             \

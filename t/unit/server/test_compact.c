@@ -1,6 +1,6 @@
 
 /*
- * Unit tests: scheduled compaction (core/gcp_compact.c) on LMDB.
+ * Unit tests: scheduled compaction (core/server/gcp_compact.c) on LMDB.
  */
 
 #include <stdarg.h>

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "support_api.h"
+#include "gcp_ctl.h"
 #include "lmdb/gcp_store_lmdb.h"
 
 
@@ -22,6 +23,7 @@ struct api_env_s {
     gcp_lmdb_shared_t  *shared;
     gcp_store_t        *store;
     gcp_api_t          *api;
+    gcp_ctl_manager_t  *ctl;
 };
 
 
@@ -105,10 +107,23 @@ api_env_create_with(void (*tune)(gcp_api_conf_t *conf, void *arg),
 
 
 void
+api_env_start_controllers(api_env_t *env)
+{
+    gcp_ctl_conf_t  conf;
+
+    memset(&conf, 0, sizeof(conf));
+
+    env->ctl = gcp_ctl_start(env->api, &conf);
+    assert_non_null(env->ctl);
+}
+
+
+void
 api_env_destroy(api_env_t *env)
 {
     char  cmd[128];
 
+    gcp_ctl_stop(env->ctl, NULL, NULL);
     gcp_api_destroy(env->api);
     gcp_store_close(env->store);
     gcp_loop_poll_destroy(env->loop);

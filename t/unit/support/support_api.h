@@ -40,6 +40,12 @@ api_env_t *api_env_create_with(void (*tune)(gcp_api_conf_t *conf,
     void *arg), void *arg);
 void api_env_destroy(api_env_t *env);
 
+/*
+ * Starts every controller on env's API, as the adapter does in the worker
+ * that runs them (upstream's lease timings); api_env_destroy() stops them.
+ */
+void api_env_start_controllers(api_env_t *env);
+
 gcp_api_t *api_env_api(api_env_t *env);
 gcp_store_t *api_env_store(api_env_t *env);
 gcp_loop_t *api_env_loop(api_env_t *env);

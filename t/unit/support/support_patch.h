@@ -1,7 +1,7 @@
 
 /*
- * Helpers for the patch unit tests (t/unit/test_patch*.c): JSON written
- * with single quotes for readability, loading and canonical dumping.
+ * Helpers for the patch unit tests (t/unit/encoding/test_patch*.c): JSON
+ * written with single quotes for readability, loading and canonical dumping.
  */
 
 #ifndef _SUPPORT_PATCH_H_INCLUDED_

@@ -95,7 +95,6 @@ static void
 rbac_tune(gcp_api_conf_t *conf, void *arg)
 {
     conf->authorization_mode = arg ? arg : "RBAC";
-    conf->controllers = 1;
 }
 
 
@@ -105,6 +104,7 @@ rbac_env(const char *mode)
     api_env_t  *env;
 
     env = api_env_create_with(rbac_tune, (void *) mode);
+    api_env_start_controllers(env);
 
     rbac_sync(env);
 

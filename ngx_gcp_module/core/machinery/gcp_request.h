@@ -1,0 +1,132 @@
+
+/*
+ * What a request and its response are between the adapter and the core:
+ * the request as the adapter hands it over (method, path, headers, body,
+ * the client's certificates), the authenticated user, the response and the
+ * stream operations of a watch, and the API core's configuration.  The
+ * entry points that take them are in gcp_api.h.
+ */
+
+#ifndef _GCP_REQUEST_H_INCLUDED_
+#define _GCP_REQUEST_H_INCLUDED_
+
+
+#include "gcp_core.h"
+#include "gcp_loop.h"
+
+
+typedef struct gcp_api_s      gcp_api_t;
+typedef struct gcp_call_s     gcp_call_t;
+typedef struct gcp_auth_s     gcp_auth_t;     /* gcp_auth.h */
+
+
+typedef struct {
+    const char  *name;
+    const char  *value;
+} gcp_header_t;
+
+
+/* One key of user.extra (authentication.k8s.io UserInfo.extra). */
+typedef struct {
+    const char          *key;
+    const char * const  *values;
+    size_t               nvalues;
+} gcp_user_extra_t;
+
+
+/* The authenticated caller; NULL fields allowed. */
+typedef struct {
+    const char              *name;
+    const char              *uid;
+    const char * const      *groups;        /* NULL-terminated */
+    size_t                   ngroups;
+    const gcp_user_extra_t  *extra;
+    size_t                   nextra;
+} gcp_user_t;
+
+
+typedef struct {
+    /*
+     * Queues data for the client (the adapter copies it).  Returns GCP_OK;
+     * GCP_ETOOMANY when the client does not read fast enough and the stream
+     * must end; another code when the connection is gone.  flush asks the
+     * adapter to send now rather than batch.
+     */
+    int   (*write)(void *arg, const char *data, size_t len, int flush);
+
+    /* Ends the stream; the core does not use the request afterwards. */
+    void  (*end)(void *arg);
+} gcp_stream_ops_t;
+
+
+typedef struct {
+    int            status;          /* HTTP status */
+    const char    *content_type;    /* NULL: no Content-Type */
+    gcp_header_t  *headers;         /* extra headers (Warning, ETag, ...) */
+    size_t         nheaders;
+    gcp_str_t      body;            /* owned by the request's arena */
+    unsigned       streaming:1;     /* chunked; more via req->stream */
+} gcp_response_t;
+
+
+typedef struct gcp_request_s  gcp_request_t;
+
+typedef void (*gcp_request_done_pt)(gcp_request_t *req, gcp_response_t *resp);
+
+struct gcp_request_s {
+    gcp_arena_t              *arena;        /* owned by the adapter */
+    const char               *method;       /* "GET", "POST", ... */
+    gcp_str_t                 path;         /* percent-decoded, no query */
+    gcp_str_t                 query;        /* raw, without '?' */
+
+    const char               *content_type; /* NULL when absent */
+    const char               *accept;       /* NULL when absent */
+    const char               *user_agent;
+    const char               *if_none_match;
+    gcp_str_t                 body;         /* data NULL: no body */
+
+    /*
+     * Every request header, in order, for what the core reads itself
+     * (Authorization, Impersonate-*, X-Remote-* ...).  Names as sent.
+     */
+    const gcp_header_t       *headers;
+    size_t                    nheaders;
+
+    /*
+     * The client certificate chain presented on TLS, PEM, leaf first, not
+     * verified by the adapter (the core's authenticators verify it against
+     * their own CAs); data NULL when none.
+     */
+    gcp_str_t                 peer_certs;
+
+    /* Set by the core's authentication; NULL before (or when none runs). */
+    const gcp_user_t         *user;
+
+    gcp_request_done_pt       done;
+    const gcp_stream_ops_t   *stream;
+    void                     *ctx;          /* the adapter's */
+
+    gcp_call_t               *call;         /* set by the core */
+};
+
+
+typedef struct {
+    gcp_loop_t   *loop;
+    void         *store;            /* gcp_store_t *, opened by the adapter */
+    const char   *git_version;      /* for /version, e.g. "v1.32.0-gcp" */
+    const char   *server_address;   /* host:port clients reach us at */
+    int           max_body;         /* bytes; 413 above */
+    int           min_watch_timeout;    /* seconds: random in [min, 2*min) */
+    uint64_t      compact_interval_ms;  /* 0: this process does not */
+                                        /* compact the store */
+    size_t        object_cache;         /* bytes of decoded objects kept */
+                                        /* per process; 0: no cache */
+    const char   *data_dir;
+
+    gcp_auth_t   *auth;                 /* authentication (borrowed); */
+                                        /* NULL: anonymous requests only */
+    const char   *authorization_mode;   /* "AlwaysAllow" (NULL), "RBAC" */
+} gcp_api_conf_t;
+
+
+#endif /* _GCP_REQUEST_H_INCLUDED_ */
