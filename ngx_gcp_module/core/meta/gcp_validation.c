@@ -295,9 +295,9 @@ gcp_validate_owner_refs(gcp_ferrs_t *errs, const json_t *refs,
         const char  *key;
         const char  *detail;
     } required[] = {
-        { "kind", "must not be empty" },
-        { "name", "must not be empty" },
-        { "uid", "must not be empty" },
+        { "kind", "kind must not be empty" },
+        { "name", "name must not be empty" },
+        { "uid", "uid must not be empty" },
     };
 
     if (!json_is_array(refs)) {
@@ -464,21 +464,42 @@ gcp_validate_managed_fields(gcp_ferrs_t *errs, const json_t *list,
 }
 
 
+/* "PATH.field" in the arena (field alone when out of memory) */
+static const char *
+gcp_meta_field(gcp_ferrs_t *errs, const char *path, const char *field)
+{
+    const char  *f;
+
+    f = gcp_sprintf(errs->arena, "%s.%s", path, field);
+
+    return f ? f : field;
+}
+
+
 static void
-gcp_validate_meta_common(gcp_ferrs_t *errs, const json_t *meta)
+gcp_validate_meta_common(gcp_ferrs_t *errs, const json_t *meta,
+    const char *path)
 {
     gcp_validate_labels(errs, json_object_get(meta, "labels"),
-                        "metadata.labels");
+                        gcp_meta_field(errs, path, "labels"));
     gcp_validate_annotations(errs, json_object_get(meta, "annotations"),
-                             "metadata.annotations");
+                             gcp_meta_field(errs, path, "annotations"));
     gcp_validate_owner_refs(errs, json_object_get(meta, "ownerReferences"),
-                            "metadata.ownerReferences");
+                            gcp_meta_field(errs, path, "ownerReferences"));
 }
 
 
 void
 gcp_validate_object_meta(gcp_ferrs_t *errs, const json_t *meta,
     const gcp_meta_opts_t *opts)
+{
+    gcp_validate_object_meta_at(errs, meta, opts, "metadata");
+}
+
+
+void
+gcp_validate_object_meta_at(gcp_ferrs_t *errs, const json_t *meta,
+    const gcp_meta_opts_t *opts, const char *path)
 {
     char        num[32];
     size_t      len;
@@ -494,34 +515,40 @@ gcp_validate_object_meta(gcp_ferrs_t *errs, const json_t *meta,
 
     if (len) {
         gcp_validate_name(opts->name_mode, s, len, 1, &m);
-        gcp_ferrs_add_msgs(errs, "metadata.generateName", s, len, &m);
+        gcp_ferrs_add_msgs(errs, gcp_meta_field(errs, path, "generateName"),
+                           s, len, &m);
     }
 
     s = gcp_meta_str(meta, "name", &len);
 
     if (len == 0) {
-        gcp_ferrs_add(errs, GCP_FERR_REQUIRED, "metadata.name", NULL,
+        gcp_ferrs_add(errs, GCP_FERR_REQUIRED,
+                      gcp_meta_field(errs, path, "name"), NULL,
                       "name or generateName is required");
 
     } else {
         gcp_validate_name(opts->name_mode, s, len, 0, &m);
-        gcp_ferrs_add_msgs(errs, "metadata.name", s, len, &m);
+        gcp_ferrs_add_msgs(errs, gcp_meta_field(errs, path, "name"), s, len,
+                           &m);
     }
 
     s = gcp_meta_str(meta, "namespace", &len);
 
     if (opts->namespaced) {
         if (len == 0) {
-            gcp_ferrs_add(errs, GCP_FERR_REQUIRED, "metadata.namespace",
-                          NULL, NULL);
+            gcp_ferrs_add(errs, GCP_FERR_REQUIRED,
+                          gcp_meta_field(errs, path, "namespace"), NULL,
+                          NULL);
 
         } else {
             gcp_is_dns1123_label(s, len, &m);
-            gcp_ferrs_add_msgs(errs, "metadata.namespace", s, len, &m);
+            gcp_ferrs_add_msgs(errs, gcp_meta_field(errs, path, "namespace"),
+                               s, len, &m);
         }
 
     } else if (len) {
-        gcp_ferrs_add(errs, GCP_FERR_FORBIDDEN, "metadata.namespace", NULL,
+        gcp_ferrs_add(errs, GCP_FERR_FORBIDDEN,
+                      gcp_meta_field(errs, path, "namespace"), NULL,
                       "not allowed on this type");
     }
 
@@ -529,7 +556,8 @@ gcp_validate_object_meta(gcp_ferrs_t *errs, const json_t *meta,
 
     if (gen < 0) {
         snprintf(num, sizeof(num), "%" JSON_INTEGER_FORMAT, gen);
-        gcp_ferrs_add(errs, GCP_FERR_INVALID, "metadata.generation", num,
+        gcp_ferrs_add(errs, GCP_FERR_INVALID,
+                      gcp_meta_field(errs, path, "generation"), num,
                       "must be greater than or equal to 0");
     }
 
@@ -537,16 +565,17 @@ gcp_validate_object_meta(gcp_ferrs_t *errs, const json_t *meta,
         return;
     }
 
-    gcp_validate_meta_common(errs, meta);
+    gcp_validate_meta_common(errs, meta, path);
     gcp_validate_finalizers(errs, json_object_get(meta, "finalizers"),
-                            "metadata.finalizers");
+                            gcp_meta_field(errs, path, "finalizers"));
     gcp_validate_managed_fields(errs, json_object_get(meta, "managedFields"),
-                                "metadata.managedFields");
+                                gcp_meta_field(errs, path, "managedFields"));
 
     if (opts->core) {
         gcp_validate_core_finalizers(errs,
                                      json_object_get(meta, "finalizers"),
-                                     "metadata.finalizers");
+                                     gcp_meta_field(errs, path,
+                                                    "finalizers"));
     }
 }
 
@@ -944,7 +973,7 @@ gcp_validate_object_meta_update(gcp_ferrs_t *errs, const json_t *new_meta,
         return;
     }
 
-    gcp_validate_meta_common(errs, new_meta);
+    gcp_validate_meta_common(errs, new_meta, "metadata");
     gcp_validate_managed_fields(errs,
                                 json_object_get(new_meta, "managedFields"),
                                 "metadata.managedFields");

@@ -105,6 +105,14 @@ void gcp_validate_object_meta(gcp_ferrs_t *errs, const json_t *meta,
     const gcp_meta_opts_t *opts);
 
 /*
+ * As gcp_validate_object_meta(), with the fields under path instead of
+ * "metadata" ("spec.template.metadata.name"); the field names are
+ * allocated from errs' arena.
+ */
+void gcp_validate_object_meta_at(gcp_ferrs_t *errs, const json_t *meta,
+    const gcp_meta_opts_t *opts, const char *path);
+
+/*
  * ValidateObjectMetaUpdate: no new finalizers while deleting,
  * resourceVersion required, generation not decremented, name, namespace,
  * uid, creationTimestamp, deletionTimestamp, deletionGracePeriodSeconds

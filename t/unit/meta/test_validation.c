@@ -725,7 +725,7 @@ test_object_meta_create(void **state)
             { GCP_FERR_INVALID, "metadata.ownerReferences.apiVersion",
               "Invalid value: \"apps/\": version must not be empty" },
             { GCP_FERR_INVALID, "metadata.ownerReferences.kind",
-              "Invalid value: \"\": must not be empty" },
+              "Invalid value: \"\": kind must not be empty" },
             { GCP_FERR_INVALID, "metadata.ownerReferences",
               "Invalid value: v1.OwnerReference{APIVersion:\"v1\", "
               "Kind:\"Event\", Name:\"b\", UID:\"2\", "
