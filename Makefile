@@ -41,7 +41,8 @@ UNIT_TESTS   := $(patsubst t/unit/%.c,%,$(wildcard t/unit/*/test_*.c))
 UNIT_CFLAGS  := -std=gnu99 -g -O1 -Wall -Wextra -Wno-unused-parameter \
                 -Wpointer-arith -Werror $(addprefix -I,$(CORE_DIRS)) \
                 -Ibackends -It/unit/support -It/unit/backends
-UNIT_LIBS    := -lcmocka -ljansson -llmdb -lcurl -lcrypto -lpthread -lm
+UNIT_LIBS    := -lcmocka -ljansson -lpcre2-8 -llmdb -lcurl -lcrypto \
+                -lpthread -lm
 ASAN_FLAGS   := -fsanitize=address,undefined -fno-omit-frame-pointer \
                 -fno-sanitize-recover=undefined
 
