@@ -137,6 +137,15 @@ endef
 $(eval $(call unit_rules,$(UNIT_OBJ),))
 $(eval $(call unit_rules,$(ASAN_OBJ),$(ASAN_FLAGS)))
 
+# Micro-benchmarks of the core (run by bench/run), optimized.
+BENCH_OBJ  := $(BUILD)/bench
+$(eval $(call unit_rules,$(BENCH_OBJ),-O2 -Wno-error))
+
+$(BENCH_OBJ)/crd_schema_bench: bench/crd_schema_bench.c $(BENCH_OBJ)/libgcp.a
+	@mkdir -p $(dir $@)
+	@$(CC) $(UNIT_CFLAGS) -O2 -Wno-error -o $@ $< $(BENCH_OBJ)/libgcp.a \
+	    $(UNIT_LIBS)
+
 unit-build:
 	@$(MAKE) --no-print-directory -j$(NPROC) \
 	    $(addprefix $(UNIT_OBJ)/,$(UNIT_TESTS))

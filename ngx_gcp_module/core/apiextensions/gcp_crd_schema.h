@@ -155,7 +155,7 @@ void gcp_crd_schema_free(gcp_crd_schema_t *cs);
  * paths sorted, "spec.bogus", "spec.items[0].x", "spec.map.key.x", then
  * the unknown fields of embedded metadata, "spec.template.metadata.x"),
  * *npaths to their number; the array and strings are owned by a.  Removed
- * nulls are not reported.
+ * nulls are not reported.  Without the flag paths and npaths may be NULL.
  *
  * Returns GCP_OK; GCP_EBADREQUEST when embedded apiVersion, kind or
  * metadata cannot be decoded, with *err set to the error as
