@@ -196,7 +196,7 @@ bench: deps module
 	GCP_MODULE=$(MODULE) bench/run
 
 clean:
-	rm -rf $(BUILD)/unit $(BUILD)/asan $(BUILD)/gen
+	rm -rf $(BUILD)/unit $(BUILD)/asan $(BUILD)/bench $(BUILD)/gen
 	-$(MAKE) -C $(NGX_BUILD) -f objs/Makefile clean 2>/dev/null; \
 	    rm -f $(NGX_BUILD)/.configured
 
