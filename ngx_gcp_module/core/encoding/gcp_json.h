@@ -168,4 +168,13 @@ const char *gcp_json_go_kind(const json_t *v);
 json_t *gcp_json_arena(gcp_arena_t *a, json_t *v);
 
 
+/*
+ * Reorders the members of the object v by key, bytewise (Go's order of map
+ * keys); deep: in every object inside v too.  Other values are left
+ * alone.  Returns GCP_OK, or GCP_ENOMEM (members may then be missing from
+ * an object that was being reordered).
+ */
+int gcp_json_sort_keys(json_t *v, int deep);
+
+
 #endif /* _GCP_JSON_H_INCLUDED_ */
