@@ -188,10 +188,12 @@ ngx_http_gcp_ctl_identity(ngx_cycle_t *cycle, ngx_http_gcp_main_conf_t *mcf)
 
 /*
  * The first worker (or the single process) runs the controllers, once the
- * API is bootstrapped, through the core's in-process client; with every
- * one of them off there is nothing to run, nor to elect a leader for (no
- * Lease is written).  Out of memory: the instance serves, without
- * controllers.
+ * API is bootstrapped, through the core's in-process client: the API
+ * server's own (the CustomResourceDefinition controllers, in every
+ * instance), and those of kube-controller-manager that are not switched
+ * off (elected among instances).  With every one of the latter off there
+ * is nothing to elect a leader for (no Lease is written).  Out of memory:
+ * the instance serves, without controllers.
  */
 
 void
@@ -199,7 +201,21 @@ ngx_http_gcp_ctl_start(ngx_cycle_t *cycle, ngx_http_gcp_main_conf_t *mcf)
 {
     gcp_ctl_conf_t  conf;
 
-    if (ngx_worker != 0 || mcf->ctl != NULL
+    if (ngx_worker != 0) {
+        return;
+    }
+
+    if (mcf->apiserver_ctl == NULL) {
+        mcf->apiserver_ctl = gcp_ctl_start_apiserver(mcf->api);
+
+        if (mcf->apiserver_ctl == NULL) {
+            ngx_log_error(NGX_LOG_ALERT, cycle->log, 0,
+                          "gcp: the API server's controllers could not "
+                          "start: out of memory");
+        }
+    }
+
+    if (mcf->ctl != NULL
         || (mcf->controllers_off & GCP_CTL_ALL) == GCP_CTL_ALL)
     {
         return;
@@ -226,4 +242,7 @@ ngx_http_gcp_ctl_stop(ngx_http_gcp_main_conf_t *mcf)
 {
     gcp_ctl_stop(mcf->ctl, NULL, NULL);
     mcf->ctl = NULL;
+
+    gcp_ctl_stop(mcf->apiserver_ctl, NULL, NULL);
+    mcf->apiserver_ctl = NULL;
 }

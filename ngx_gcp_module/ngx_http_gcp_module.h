@@ -92,6 +92,7 @@ typedef struct {
     gcp_store_t                 *store;
     gcp_api_t                   *api;
     gcp_ctl_manager_t           *ctl;       /* the controllers, or NULL */
+    gcp_ctl_manager_t           *apiserver_ctl;     /* the API server's */
     ngx_queue_t                  calls;     /* ngx_http_gcp_call_t.queue */
     ngx_connection_t            *sentinel;  /* tells of a graceful exit */
     ngx_event_t                  drain;     /* re-checks while exiting */
@@ -268,8 +269,9 @@ void ngx_http_gcp_ctl_init_conf(ngx_http_gcp_main_conf_t *mcf);
 
 /*
  * Starts the controllers in the process that runs them (the first worker),
- * once the API is bootstrapped: those not switched off, with the root CA
- * and this instance's leader election identity.
+ * once the API is bootstrapped: the API server's own, and those of
+ * kube-controller-manager not switched off, with the root CA and this
+ * instance's leader election identity.
  */
 void ngx_http_gcp_ctl_start(ngx_cycle_t *cycle,
     ngx_http_gcp_main_conf_t *mcf);

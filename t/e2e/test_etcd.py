@@ -390,3 +390,20 @@ def test_three_members_failover_and_quorum(unique_name):
         r = call(srv, "GET", path)
         names = {i["metadata"]["name"] for i in r.json["items"]}
         assert {n for _, n in load.acked} <= names
+
+
+def test_crd_served_by_other_instance(etcd, unique_name):
+    """A CRD created through one instance is served by another on the same
+    etcd within a second of being Established."""
+    from test_crd import GROUP, crd_path, established, widget_crd
+
+    prefix = "prefix=/crd-" + unique_name("p")
+    with GcpServer(workers=2, etcd=etcd.endpoints, storage_opts=prefix) as a, \
+            GcpServer(workers=2, etcd=etcd.endpoints,
+                      storage_opts=prefix) as b:
+        crd = widget_crd(plural="twins", kind="Twin", short=(),
+                         categories=())
+        assert call(a, "POST", crd_path(), crd).status == 201
+        assert eventually(lambda: established(a, "twins." + GROUP))
+        assert eventually(lambda: call(b, "GET", "/apis/%s/v1/twins"
+                                       % GROUP).status == 200, timeout=1.0)

@@ -6,6 +6,7 @@
 
 #include <stdlib.h>
 
+#include "gcp_crd.h"
 #include "gcp_ctl_int.h"
 #include "gcp_ctl_leader.h"
 
@@ -176,6 +177,33 @@ gcp_ctl_start(gcp_api_t *api, const gcp_ctl_conf_t *conf)
 }
 
 
+gcp_ctl_manager_t *
+gcp_ctl_start_apiserver(gcp_api_t *api)
+{
+    gcp_ctl_manager_t  *m;
+
+    m = calloc(1, sizeof(gcp_ctl_manager_t));
+    if (m == NULL) {
+        return NULL;
+    }
+
+    m->api = api;
+    m->conf.apiserver = 1;
+    m->conf.prefix = GCP_CRD_PREFIX;
+
+    m->run = gcp_ctl_run_start(api, &m->conf);
+
+    if (m->run == NULL) {
+        free(m);
+        return NULL;
+    }
+
+    m->pending = 1;
+
+    return m;
+}
+
+
 void
 gcp_ctl_stop(gcp_ctl_manager_t *m, void (*done)(void *arg), void *arg)
 {
@@ -196,7 +224,10 @@ gcp_ctl_stop(gcp_ctl_manager_t *m, void (*done)(void *arg), void *arg)
     m->pending++;
 
     gcp_ctl_manager_stopped(m);
-    gcp_ctl_leader_stop(m->leader, gcp_ctl_manager_release, m);
+
+    if (m->leader) {
+        gcp_ctl_leader_stop(m->leader, gcp_ctl_manager_release, m);
+    }
 
     gcp_ctl_manager_release(m);
 }

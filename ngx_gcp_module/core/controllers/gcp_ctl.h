@@ -46,6 +46,15 @@ typedef struct {
     uint64_t      retry_ms;         /* retry period */
     uint64_t      resync_ms;        /* namespaces looked at again */
     uint64_t      quota_resync_ms;  /* quota usage recomputed */
+
+    /*
+     * With apiserver: the API server's own controllers instead (the
+     * CustomResourceDefinition ones), which every instance runs, without
+     * election, watching only prefix; off, root_ca and the election
+     * settings do not apply.
+     */
+    unsigned      apiserver:1;
+    const char   *prefix;           /* set by gcp_ctl_start() */
 } gcp_ctl_conf_t;
 
 
@@ -59,6 +68,14 @@ typedef struct gcp_ctl_manager_s  gcp_ctl_manager_t;
  * memory.
  */
 gcp_ctl_manager_t *gcp_ctl_start(gcp_api_t *api, const gcp_ctl_conf_t *conf);
+
+/*
+ * Starts the API server's own controllers (the CustomResourceDefinition
+ * controllers: names, establishing, API approval, cleanup) at once, with
+ * no election: every instance runs them.  Returns the manager (released
+ * with gcp_ctl_stop()), or NULL when out of memory.
+ */
+gcp_ctl_manager_t *gcp_ctl_start_apiserver(gcp_api_t *api);
 
 /*
  * Stops the controllers and the election (the lease is not released: it

@@ -107,6 +107,26 @@ gcp_gc_ref_to(const gcp_gc_node_t *dep, const char *uid)
 }
 
 
+/*
+ * The resource of a node, held: a custom resource's descriptor outlives
+ * its CRD while the graph knows objects of it.
+ */
+
+static void
+gcp_gc_node_set_res(gcp_gc_node_t *node, const gcp_resource_t *res)
+{
+    if (res) {
+        gcp_resource_ref(res);
+    }
+
+    if (node->res) {
+        gcp_resource_unref(node->res);
+    }
+
+    node->res = res;
+}
+
+
 static void
 gcp_gc_node_free(gcp_gc_node_t *node)
 {
@@ -118,6 +138,7 @@ gcp_gc_node_free(gcp_gc_node_t *node)
     free(node->key);
     gcp_gc_refs_free(node->owners, node->nowners);
     free(node->deps);
+    gcp_gc_node_set_res(node, NULL);
     free(node);
 }
 
@@ -132,8 +153,9 @@ gcp_gc_resolve(gcp_gc_t *gc, gcp_gc_node_t *node)
         return GCP_OK;
     }
 
-    node->res = gcp_ctl_resource_of_kind(gc->ctl, node->api_version,
-                                         node->kind);
+    gcp_gc_node_set_res(node, gcp_ctl_resource_of_kind(gc->ctl,
+                                                       node->api_version,
+                                                       node->kind));
     if (node->res == NULL) {
         return GCP_ENOTFOUND;
     }
@@ -448,7 +470,7 @@ gcp_gc_observe(gcp_gc_t *gc, gcp_ctl_event_t *ev)
 
         free(node->key);
         node->key = strdup(ev->key);
-        node->res = ev->res;
+        gcp_gc_node_set_res(node, ev->res);
 
         if (node->key) {
             gcp_ctl_map_put(gc->keys, node->key, node);

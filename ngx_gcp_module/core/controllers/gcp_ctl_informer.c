@@ -35,6 +35,24 @@ struct gcp_ctl_informer_s {
 static const gcp_str_t  gcp_ctl_prefix = gcp_string("/registry/");
 
 
+/* What the run watches: every object, or only its own (the CRDs). */
+
+static gcp_str_t
+gcp_ctl_informer_prefix(gcp_ctl_informer_t *inf)
+{
+    gcp_str_t  p;
+
+    if (inf->ctl->conf->prefix == NULL) {
+        return gcp_ctl_prefix;
+    }
+
+    p.data = inf->ctl->conf->prefix;
+    p.len = strlen(p.data);
+
+    return p;
+}
+
+
 static void gcp_ctl_informer_page(void *arg);
 static void gcp_ctl_informer_relist(void *arg);
 
@@ -150,9 +168,10 @@ gcp_ctl_informer_watch(gcp_ctl_informer_t *inf)
         return;
     }
 
-    end = gcp_store_prefix_end(a, gcp_ctl_prefix);
+    end = gcp_store_prefix_end(a, gcp_ctl_informer_prefix(inf));
 
-    inf->watch = gcp_store_watch(inf->ctl->store, gcp_ctl_prefix, end,
+    inf->watch = gcp_store_watch(inf->ctl->store,
+                                 gcp_ctl_informer_prefix(inf), end,
                                  inf->revision, gcp_ctl_informer_event, inf);
     gcp_arena_destroy(a);
 
@@ -262,10 +281,10 @@ gcp_ctl_informer_page(void *arg)
         start.len = inf->next_len;      /* the last key and a NUL */
 
     } else {
-        start = gcp_ctl_prefix;
+        start = gcp_ctl_informer_prefix(inf);
     }
 
-    end = gcp_store_prefix_end(inf->page, gcp_ctl_prefix);
+    end = gcp_store_prefix_end(inf->page, gcp_ctl_informer_prefix(inf));
 
     inf->busy = 1;
     gcp_ctl_ref(inf->ctl);

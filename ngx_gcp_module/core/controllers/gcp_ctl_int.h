@@ -106,6 +106,7 @@ extern const gcp_ctl_controller_t  gcp_ctl_sa_controller;
 extern const gcp_ctl_controller_t  gcp_ctl_root_ca_controller;
 extern const gcp_ctl_controller_t  gcp_ctl_quota_controller;
 extern const gcp_ctl_controller_t  gcp_ctl_cragg_controller;
+extern const gcp_ctl_controller_t  gcp_ctl_crd_controller;
 
 
 /* What the run knows of a namespace. */

@@ -140,6 +140,12 @@ gcp_ctl_ns_resources(gcp_ctl_nsync_t *st)
         }
 
         if (j == st->nres) {
+            /* held: a custom resource may go while the sync runs */
+
+            if (gcp_resource_hold(st->item->arena, res) != GCP_OK) {
+                return GCP_ENOMEM;
+            }
+
             st->res[st->nres++] = res;
         }
     }

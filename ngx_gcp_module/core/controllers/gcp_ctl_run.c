@@ -32,6 +32,12 @@ static const gcp_ctl_controller_t * const  gcp_ctl_all[] = {
 };
 
 
+/* the API server's own (gcp_ctl_conf_t apiserver) */
+static const gcp_ctl_controller_t * const  gcp_ctl_apiserver_all[] = {
+    &gcp_ctl_crd_controller,
+};
+
+
 static void gcp_ctl_resync(void *arg);
 
 
@@ -102,9 +108,10 @@ gcp_ctl_free(gcp_ctl_t *ctl)
 gcp_ctl_t *
 gcp_ctl_run_start(gcp_api_t *api, const gcp_ctl_conf_t *conf)
 {
-    size_t      i;
-    void       *st;
-    gcp_ctl_t  *ctl;
+    size_t                               i, nall;
+    void                                *st;
+    gcp_ctl_t                           *ctl;
+    const gcp_ctl_controller_t * const  *all;
 
     ctl = calloc(1, sizeof(gcp_ctl_t));
     if (ctl == NULL) {
@@ -123,23 +130,26 @@ gcp_ctl_run_start(gcp_api_t *api, const gcp_ctl_conf_t *conf)
         return NULL;
     }
 
-    for (i = 0; i < gcp_nelems(gcp_ctl_all); i++) {
-        if (conf->off & gcp_ctl_all[i]->bit) {
+    all = conf->apiserver ? gcp_ctl_apiserver_all : gcp_ctl_all;
+    nall = conf->apiserver ? gcp_nelems(gcp_ctl_apiserver_all)
+                           : gcp_nelems(gcp_ctl_all);
+
+    for (i = 0; i < nall; i++) {
+        if (!conf->apiserver && (conf->off & all[i]->bit)) {
             continue;
         }
 
-        if (gcp_ctl_all[i]->bit == GCP_CTL_ROOT_CA && conf->root_ca == NULL)
-        {
+        if (all[i]->bit == GCP_CTL_ROOT_CA && conf->root_ca == NULL) {
             continue;
         }
 
-        st = gcp_ctl_all[i]->create(ctl);
+        st = all[i]->create(ctl);
         if (st == NULL) {
             gcp_ctl_free(ctl);
             return NULL;
         }
 
-        ctl->controllers[ctl->n] = gcp_ctl_all[i];
+        ctl->controllers[ctl->n] = all[i];
         ctl->state[ctl->n] = st;
         ctl->n++;
     }

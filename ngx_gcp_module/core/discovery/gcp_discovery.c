@@ -25,20 +25,25 @@ static const unsigned  gcp_verb_bits[] = {
     GCP_VERB_WATCH
 };
 
+/* The order apiextensions-apiserver lists a custom resource's verbs in. */
+static const unsigned  gcp_verb_crd_order[] = { 1, 2, 3, 4, 5, 0, 6, 7 };
+
 
 static void
-gcp_disc_verbs(gcp_buf_t *b, unsigned verbs)
+gcp_disc_verbs(gcp_buf_t *b, unsigned verbs, int crd)
 {
-    size_t  i;
+    size_t  i, v;
     int     first;
 
     first = 1;
     gcp_buf_addc(b, '[');
 
     for (i = 0; i < gcp_nelems(gcp_verb_names); i++) {
-        if (verbs & gcp_verb_bits[i]) {
+        v = crd ? gcp_verb_crd_order[i] : i;
+
+        if (verbs & gcp_verb_bits[v]) {
             gcp_buf_printf(b, "%s\"%s\"", first ? "" : ",",
-                           gcp_verb_names[i]);
+                           gcp_verb_names[v]);
             first = 0;
         }
     }
@@ -52,7 +57,7 @@ gcp_disc_strings(gcp_buf_t *b, const char *key, const char * const *list)
 {
     size_t  i;
 
-    if (list[0] == NULL) {
+    if (list == NULL || list[0] == NULL) {
         return;
     }
 
@@ -287,7 +292,7 @@ gcp_disc_resource_list(gcp_op_t *op, gcp_buf_t *b, const char *group,
                        r->namespaced ? "true" : "false", r->kind);
         first = 0;
 
-        gcp_disc_verbs(b, r->verbs);
+        gcp_disc_verbs(b, r->verbs, r->unstructured);
         gcp_disc_strings(b, "shortNames", r->short_names);
         gcp_disc_strings(b, "categories", r->categories);
 
@@ -308,7 +313,7 @@ gcp_disc_resource_list(gcp_op_t *op, gcp_buf_t *b, const char *group,
 
             gcp_buf_printf(b, "\"kind\":\"%s\",\"verbs\":",
                            s->kind ? s->kind : r->kind);
-            gcp_disc_verbs(b, s->verbs);
+            gcp_disc_verbs(b, s->verbs, 0);
             gcp_buf_addc(b, '}');
         }
     }
@@ -324,15 +329,22 @@ static void
 gcp_disc_agg_resource(gcp_buf_t *b, const gcp_resource_t *r)
 {
     size_t                    j;
+    const char               *g, *v;
     const gcp_subresource_t  *s;
 
-    gcp_buf_printf(b, "{\"resource\":\"%s\",\"responseKind\":{\"group\":\"\","
-                   "\"version\":\"\",\"kind\":\"%s\"},\"scope\":\"%s\","
-                   "\"singularResource\":\"%s\",\"verbs\":",
-                   r->name, r->kind, r->namespaced ? "Namespaced" : "Cluster",
-                   r->singular);
+    /* custom resources name their group and version (upstream's CRD */
+    /* discovery), built-in ones leave them empty */
 
-    gcp_disc_verbs(b, r->verbs);
+    g = r->unstructured ? r->group : "";
+    v = r->unstructured ? r->version : "";
+
+    gcp_buf_printf(b, "{\"resource\":\"%s\",\"responseKind\":{\"group\":"
+                   "\"%s\",\"version\":\"%s\",\"kind\":\"%s\"},\"scope\":"
+                   "\"%s\",\"singularResource\":\"%s\",\"verbs\":",
+                   r->name, g, v, r->kind,
+                   r->namespaced ? "Namespaced" : "Cluster", r->singular);
+
+    gcp_disc_verbs(b, r->verbs, r->unstructured);
     gcp_disc_strings(b, "shortNames", r->short_names);
     gcp_disc_strings(b, "categories", r->categories);
 
@@ -345,10 +357,10 @@ gcp_disc_agg_resource(gcp_buf_t *b, const gcp_resource_t *r)
             gcp_buf_printf(b, "%s{\"subresource\":\"%s\",\"responseKind\":{"
                            "\"group\":\"%s\",\"version\":\"%s\",\"kind\":"
                            "\"%s\"},\"verbs\":", j ? "," : "", s->name,
-                           s->group ? s->group : "",
-                           s->version ? s->version : "",
+                           s->group ? s->group : g,
+                           s->version ? s->version : v,
                            s->kind ? s->kind : r->kind);
-            gcp_disc_verbs(b, s->verbs);
+            gcp_disc_verbs(b, s->verbs, 0);
             gcp_buf_addc(b, '}');
         }
 

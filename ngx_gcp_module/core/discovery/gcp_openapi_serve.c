@@ -28,6 +28,7 @@ struct gcp_oa_doc_s {
 
 typedef struct {
     gcp_oa_doc_t  *docs;
+    uint64_t       generation;      /* the registry's, when built */
     char           last_modified[64];
 } gcp_oa_cache_t;
 
@@ -39,8 +40,17 @@ gcp_oa_cache(gcp_api_t *api)
     struct tm        tm;
     gcp_oa_cache_t  *c;
 
-    if (api->openapi) {
-        return api->openapi;
+    c = api->openapi;
+
+    /* the served resources changed (custom resources): build again */
+
+    if (c && c->generation != api->registry->generation) {
+        gcp_openapi_cache_free(api);
+        c = NULL;
+    }
+
+    if (c) {
+        return c;
     }
 
     c = calloc(1, sizeof(gcp_oa_cache_t));
@@ -53,6 +63,7 @@ gcp_oa_cache(gcp_api_t *api)
     strftime(c->last_modified, sizeof(c->last_modified),
              "%a, %d %b %Y %H:%M:%S GMT", &tm);
 
+    c->generation = api->registry->generation;
     api->openapi = c;
 
     return c;

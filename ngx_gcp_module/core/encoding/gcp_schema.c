@@ -100,6 +100,13 @@ gcp_schema_set_put(gcp_schema_set_t *set, const char *name, json_t *schema)
 }
 
 
+void
+gcp_schema_set_del(gcp_schema_set_t *set, const char *name)
+{
+    json_object_del(set->defs, name);
+}
+
+
 const json_t *
 gcp_schema_get(const gcp_schema_set_t *set, const char *name)
 {

@@ -53,6 +53,9 @@ int gcp_schema_set_load_embedded(gcp_schema_set_t *set, const char **err);
 int gcp_schema_set_put(gcp_schema_set_t *set, const char *name,
     json_t *schema);
 
+/* Removes the definition name (nothing when absent). */
+void gcp_schema_set_del(gcp_schema_set_t *set, const char *name);
+
 /* Returns the definition NAME, or NULL. */
 const json_t *gcp_schema_get(const gcp_schema_set_t *set, const char *name);
 

@@ -41,6 +41,7 @@ struct gcp_api_s {
     void               *admission;      /* gcp_admission.c's chain */
     void               *authorizer;     /* gcp_authorizer_t, or NULL */
     void               *rbac;           /* gcp_rbac.c's state, or NULL */
+    void               *crds;           /* gcp_crd_cache.c's, or NULL */
     uint64_t            start_ms;
     unsigned            ready:1;
 };

@@ -122,6 +122,26 @@ gcp_output_meta_version(gcp_op_t *op)
 }
 
 
+void
+gcp_output_metadata(gcp_op_t *op, gcp_buf_t *b, const json_t *obj)
+{
+    json_t  *meta;
+
+    meta = json_object_get(obj, "metadata");
+
+    if (!op->res->unstructured || meta == NULL) {
+        gcp_json_dump_buf(b, meta, 0);
+        return;
+    }
+
+    /* a custom resource's keys are sorted: ObjectMeta's are not */
+
+    meta = gcp_object_meta_ordered(meta);
+    gcp_json_dump_buf(b, meta, 0);
+    json_decref(meta);
+}
+
+
 /* Appends {"kind":"PartialObjectMetadata",...,"metadata":{...}}. */
 
 static void
@@ -130,7 +150,7 @@ gcp_output_partial(gcp_op_t *op, gcp_buf_t *b, const json_t *obj)
     gcp_buf_addstr(b, "{\"kind\":\"PartialObjectMetadata\",\"apiVersion\":\"");
     gcp_buf_addstr(b, gcp_output_meta_version(op));
     gcp_buf_addstr(b, "\",\"metadata\":");
-    gcp_json_dump_buf(b, json_object_get(obj, "metadata"), 0);
+    gcp_output_metadata(op, b, obj);
     gcp_buf_addc(b, '}');
 }
 
@@ -142,10 +162,10 @@ gcp_output_event_object(gcp_op_t *op, gcp_buf_t *b, const gcp_kv_t *kv,
     json_t  *meta;
 
     if (obj == NULL && kv && op->media.kind != GCP_MEDIA_PARTIAL
-        && (op->res->strategy == NULL
-            || op->res->strategy->to_external == NULL))
+        && gcp_reg_served_as_stored(op, kv))
     {
-        return gcp_object_splice(b, kv->value, rv, 0);
+        return gcp_object_splice(b, kv->value, rv,
+                                 gcp_reg_splice_flags(op, 0));
     }
 
     if (obj == NULL) {
@@ -171,6 +191,17 @@ gcp_output_event_object(gcp_op_t *op, gcp_buf_t *b, const gcp_kv_t *kv,
                             "resourceVersion",
                             json_string(gcp_sprintf(op->a, "%lld",
                                                     (long long) rv)));
+    }
+
+    /*
+     * Custom resources are maps in Go: every object's keys in order
+     * (objects decoded from storage already are, a written body is not)
+     */
+
+    if (op->res->unstructured
+        && gcp_json_sort_keys((json_t *) obj, 1) != GCP_OK)
+    {
+        return GCP_ENOMEM;
     }
 
     if (op->media.kind == GCP_MEDIA_PARTIAL
@@ -319,17 +350,16 @@ gcp_output_list(gcp_op_t *op, gcp_kv_t **kvs, json_t **objs, size_t n,
     gcp_output_list_meta(&b, rev, cont, remaining);
     gcp_buf_addstr(&b, ",\"items\":[");
 
-    fast = op->media.kind != GCP_MEDIA_PARTIAL_LIST
-           && (op->res->strategy == NULL
-               || op->res->strategy->to_external == NULL);
+    fast = op->media.kind != GCP_MEDIA_PARTIAL_LIST;
 
     for (i = 0; i < n; i++) {
         if (i) {
             gcp_buf_addc(&b, ',');
         }
 
-        if (fast) {
-            if (gcp_object_splice(&b, kvs[i]->value, kvs[i]->mod_revision, 1)
+        if (fast && gcp_reg_served_as_stored(op, kvs[i])) {
+            if (gcp_object_splice(&b, kvs[i]->value, kvs[i]->mod_revision,
+                                  gcp_reg_splice_flags(op, 1))
                 != GCP_OK)
             {
                 gcp_op_error(op, GCP_EINTERNAL, "stored object is corrupt",
@@ -348,6 +378,11 @@ gcp_output_list(gcp_op_t *op, gcp_kv_t **kvs, json_t **objs, size_t n,
 
         if (op->media.kind == GCP_MEDIA_PARTIAL_LIST) {
             gcp_output_partial(op, &b, obj);
+            continue;
+        }
+
+        if (op->res->unstructured) {
+            gcp_json_dump_buf(&b, obj, 0);
             continue;
         }
 

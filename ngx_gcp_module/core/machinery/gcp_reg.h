@@ -134,6 +134,12 @@ gcp_str_t gcp_reg_key(gcp_op_t *op);
 json_t *gcp_reg_decode_kv(gcp_op_t *op, const gcp_kv_t *kv);
 json_t *gcp_reg_decode_kv_copy(gcp_op_t *op, const gcp_kv_t *kv);
 
+/* Returns 1 when kv's stored bytes are served as they are (no decoding). */
+int gcp_reg_served_as_stored(gcp_op_t *op, const gcp_kv_t *kv);
+
+/* The gcp_object_splice() flags of op's objects (list items or not). */
+unsigned gcp_reg_splice_flags(const gcp_op_t *op, int list_item);
+
 /* Returns obj with its own metadata, safe to change (shared objects). */
 json_t *gcp_reg_own_meta(gcp_op_t *op, const json_t *obj);
 
@@ -155,6 +161,9 @@ void gcp_reg_store_error(gcp_op_t *op, gcp_store_result_t *res,
  * indented JSON when that was negotiated (?pretty, Accept).
  */
 void gcp_output_send(gcp_op_t *op, int status, gcp_buf_t *compact);
+
+/* Appends obj's metadata as JSON (ObjectMeta's order). */
+void gcp_output_metadata(gcp_op_t *op, gcp_buf_t *b, const json_t *obj);
 
 /* Serve one object (status 200/201) in the negotiated media type. */
 void gcp_output_object(gcp_op_t *op, int status, const gcp_kv_t *kv,

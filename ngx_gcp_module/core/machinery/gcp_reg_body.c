@@ -43,10 +43,55 @@ gcp_body_cannot_handle(gcp_op_t *op, const char *kind, const char *version,
 }
 
 
+/*
+ * A custom resource's body must name its apiVersion and kind; the
+ * apiVersion must be the request's (a wrong kind is a validation error).
+ */
+
+static int
+gcp_body_typemeta_unstructured(gcp_op_t *op, json_t *obj)
+{
+    const char  *kind, *av, *want_av;
+
+    kind = json_string_value(json_object_get(obj, "kind"));
+    av = json_string_value(json_object_get(obj, "apiVersion"));
+    want_av = gcp_reg_api_version(op);
+
+    if (kind == NULL || kind[0] == '\0') {
+        gcp_op_error(op, GCP_EBADREQUEST,
+                     gcp_sprintf(op->a, "Object 'Kind' is missing in '%s'",
+                                 gcp_json_dump(op->a, obj, 0).data), NULL);
+        return GCP_EBADREQUEST;
+    }
+
+    if (av == NULL || av[0] == '\0') {
+        gcp_op_error(op, GCP_EBADREQUEST,
+                     gcp_sprintf(op->a, "Object 'apiVersion' is missing in "
+                                 "'%s'", gcp_json_dump(op->a, obj, 0).data),
+                     NULL);
+        return GCP_EBADREQUEST;
+    }
+
+    if (strcmp(av, want_av) != 0) {
+        gcp_op_error(op, GCP_EBADREQUEST,
+                     gcp_sprintf(op->a, "the API version in the data (%s) "
+                                 "does not match the expected API version "
+                                 "(%s)", av, want_av), NULL);
+        return GCP_EBADREQUEST;
+    }
+
+    return GCP_OK;
+}
+
+
 static int
 gcp_body_typemeta(gcp_op_t *op, json_t *obj)
 {
     const char  *kind, *av, *want_av, *slash, *version;
+
+    if (op->res->unstructured) {
+        return gcp_body_typemeta_unstructured(op, obj);
+    }
 
     kind = json_string_value(json_object_get(obj, "kind"));
     av = json_string_value(json_object_get(obj, "apiVersion"));
@@ -86,6 +131,127 @@ gcp_body_typemeta(gcp_op_t *op, json_t *obj)
 }
 
 
+#define GCP_OBJECT_META  "io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"
+
+
+static int
+gcp_body_path_cmp(const void *a, const void *b)
+{
+    return strcmp(*(const char * const *) a, *(const char * const *) b);
+}
+
+
+/*
+ * The unknown fields of a custom resource: those of its metadata
+ * (ObjectMeta's schema) and those the strategy prunes by the resource's
+ * own schema, sorted; they are dropped from obj.
+ */
+
+static int
+gcp_body_unknown_unstructured(gcp_op_t *op, json_t *obj,
+    const char ***unknown, size_t *n)
+{
+    int                    rc;
+    size_t                 i, nm, np;
+    const char            *err;
+    json_t                *meta;
+    const json_t          *ms;
+    const char           **mpaths, **ppaths, **all;
+    const gcp_strategy_t  *st = op->res->strategy;
+
+    nm = 0;
+    np = 0;
+    mpaths = NULL;
+    ppaths = NULL;
+
+    meta = json_object_get(obj, "metadata");
+    ms = gcp_schema_get(op->api->schemas, GCP_OBJECT_META);
+
+    if (json_is_object(meta)) {
+        if (gcp_schema_unknown_fields(op->a, op->api->schemas, ms, meta,
+                                      &mpaths, &nm) != GCP_OK)
+        {
+            gcp_op_error(op, GCP_ENOMEM, NULL, NULL);
+            return GCP_ENOMEM;
+        }
+
+        if (nm) {
+            gcp_schema_prune_unknown(op->api->schemas, ms, meta);
+        }
+    }
+
+    err = NULL;
+
+    if (st && st->prune) {
+        rc = st->prune(op, obj, &ppaths, &np, &err);
+
+        if (rc == GCP_EBADREQUEST) {
+            gcp_body_cannot_handle(op, op->res->kind, op->res->version,
+                                   err ? err : "");
+            return rc;
+        }
+
+        if (rc != GCP_OK) {
+            gcp_op_error(op, GCP_ENOMEM, NULL, NULL);
+            return rc;
+        }
+    }
+
+    all = gcp_alloc(op->a, (nm + np + 1) * sizeof(char *));
+    if (all == NULL) {
+        gcp_op_error(op, GCP_ENOMEM, NULL, NULL);
+        return GCP_ENOMEM;
+    }
+
+    for (i = 0; i < nm; i++) {
+        all[i] = gcp_sprintf(op->a, "metadata.%s", mpaths[i]);
+    }
+
+    for (i = 0; i < np; i++) {
+        all[nm + i] = ppaths[i];
+    }
+
+    qsort(all, nm + np, sizeof(char *), gcp_body_path_cmp);
+
+    *unknown = all;
+    *n = nm + np;
+
+    return GCP_OK;
+}
+
+
+/* The unknown fields of a built-in type's object; dropped from obj. */
+
+static int
+gcp_body_unknown(gcp_op_t *op, json_t *obj, const char ***unknown,
+    size_t *n)
+{
+    *unknown = NULL;
+    *n = 0;
+
+    if (op->res->unstructured) {
+        return gcp_body_unknown_unstructured(op, obj, unknown, n);
+    }
+
+    if (gcp_schema_unknown_fields(op->a, op->api->schemas,
+                                  gcp_schema_get(op->api->schemas,
+                                                 op->res->schema),
+                                  obj, unknown, n) != GCP_OK)
+    {
+        gcp_op_error(op, GCP_ENOMEM, NULL, NULL);
+        return GCP_ENOMEM;
+    }
+
+    if (*n) {
+        gcp_schema_prune_unknown(op->api->schemas,
+                                 gcp_schema_get(op->api->schemas,
+                                                op->res->schema), obj);
+    }
+
+    return GCP_OK;
+}
+
+
 /* Reports unknown and duplicate fields per fv; drops unknown fields. */
 
 static int
@@ -96,22 +262,10 @@ gcp_body_fields(gcp_op_t *op, json_t *obj, gcp_field_validation_t fv,
     gcp_buf_t     b;
     const char  **unknown;
 
-    unknown = NULL;
-    n = 0;
+    /* an error is answered already */
 
-    if (gcp_schema_unknown_fields(op->a, op->api->schemas,
-                                  gcp_schema_get(op->api->schemas,
-                                                 op->res->schema),
-                                  obj, &unknown, &n) != GCP_OK)
-    {
-        gcp_op_error(op, GCP_ENOMEM, NULL, NULL);
-        return GCP_ENOMEM;
-    }
-
-    if (n) {
-        gcp_schema_prune_unknown(op->api->schemas,
-                                 gcp_schema_get(op->api->schemas,
-                                                op->res->schema), obj);
+    if (gcp_body_unknown(op, obj, &unknown, &n) != GCP_OK) {
+        return GCP_EBADREQUEST;
     }
 
     if (fv == GCP_FV_IGNORE || (n == 0 && ndups == 0)) {
@@ -283,57 +437,6 @@ gcp_body_go_empty(const json_t *v)
 }
 
 
-static int
-gcp_body_key_cmp(const void *a, const void *b)
-{
-    return strcmp(*(const char * const *) a, *(const char * const *) b);
-}
-
-
-/* Go writes the keys of a map sorted (byte order). */
-
-static void
-gcp_body_sort_keys(json_t *map)
-{
-    size_t        i, n;
-    json_t       *sorted, *e;
-    const char   *key, **keys;
-
-    n = json_object_size(map);
-
-    if (n < 2) {
-        return;
-    }
-
-    keys = malloc(n * sizeof(const char *));
-    sorted = json_object();
-
-    if (keys == NULL || sorted == NULL) {
-        free(keys);
-        json_decref(sorted);
-        return;
-    }
-
-    i = 0;
-
-    json_object_foreach(map, key, e) {
-        keys[i++] = key;
-    }
-
-    qsort(keys, n, sizeof(const char *), gcp_body_key_cmp);
-
-    for (i = 0; i < n; i++) {
-        json_object_set(sorted, keys[i], json_object_get(map, keys[i]));
-    }
-
-    free(keys);
-
-    json_object_clear(map);
-    json_object_update(map, sorted);
-    json_decref(sorted);
-}
-
-
 static void gcp_body_normalize(const gcp_schema_set_t *set,
     const json_t *node, json_t *v);
 
@@ -461,7 +564,9 @@ gcp_body_normalize(const gcp_schema_set_t *set, const json_t *node,
             }
         }
 
-        gcp_body_sort_keys(v);
+        /* Go writes the keys of a map sorted (byte order) */
+
+        (void) gcp_json_sort_keys(v, 0);
 
         return;
 
@@ -506,13 +611,17 @@ gcp_reg_check_object(gcp_op_t *op, json_t *obj, gcp_field_validation_t fv,
         return rc;
     }
 
-    rc = gcp_schema_check_types(op->a, op->api->schemas,
-                                gcp_schema_get(op->api->schemas,
-                                               op->res->schema),
-                                obj, &msg);
-    if (rc != GCP_OK) {
-        gcp_body_cannot_handle(op, op->res->kind, op->res->version, msg);
-        return rc;
+    /* custom resources: wrong types are 422 validation errors */
+
+    if (!op->res->unstructured) {
+        rc = gcp_schema_check_types(op->a, op->api->schemas,
+                                    gcp_schema_get(op->api->schemas,
+                                                   op->res->schema),
+                                    obj, &msg);
+        if (rc != GCP_OK) {
+            gcp_body_cannot_handle(op, op->res->kind, op->res->version, msg);
+            return rc;
+        }
     }
 
     dups = NULL;
@@ -530,9 +639,23 @@ gcp_reg_check_object(gcp_op_t *op, json_t *obj, gcp_field_validation_t fv,
         return rc;
     }
 
-    gcp_body_normalize(op->api->schemas,
-                       gcp_schema_get(op->api->schemas, op->res->schema),
-                       obj);
+    if (op->res->unstructured) {
+        /* ObjectMeta is typed; the rest is the resource's own schema's */
+
+        gcp_body_normalize(op->api->schemas,
+                           gcp_schema_get(op->api->schemas, GCP_OBJECT_META),
+                           json_object_get(obj, "metadata"));
+
+        if (st && st->defaults && st->defaults(op, obj) != GCP_OK) {
+            gcp_op_error(op, GCP_ENOMEM, NULL, NULL);
+            return GCP_ENOMEM;
+        }
+
+    } else {
+        gcp_body_normalize(op->api->schemas,
+                           gcp_schema_get(op->api->schemas, op->res->schema),
+                           obj);
+    }
 
     if (st && st->decode) {
         rc = st->decode(op->a, obj, &msg);

@@ -429,6 +429,12 @@ gcp_del_admitted(gcp_admit_t *ad, int rc)
         changed |= gcp_del_add_finalizer(obj, d->opts.finalizer);
     }
 
+    if (st && st->prepare_delete
+        && gcp_meta_str(obj, "deletionTimestamp")[0] == '\0')
+    {
+        changed |= st->prepare_delete(op, obj) != 0;
+    }
+
     d->kept = json_array_size(json_object_get(meta, "finalizers")) > 0;
 
     if (!d->kept && st && st->before_delete) {

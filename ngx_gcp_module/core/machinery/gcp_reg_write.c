@@ -82,20 +82,30 @@ gcp_write_new(gcp_op_t *op, gcp_write_kind_t kind, const char *options)
  */
 
 static void
-gcp_write_invalid(gcp_op_t *op, const char *name, const gcp_ferrs_t *errs)
+gcp_write_invalid(gcp_op_t *op, const json_t *obj, const char *name,
+    const gcp_ferrs_t *errs)
 {
-    const char            *kind;
+    const char            *kind, *k;
     gcp_status_details_t   d;
 
+    /* a custom resource's errors name the kind its object claims */
+
+    k = op->res->kind;
+
+    if (op->res->unstructured && obj) {
+        k = json_string_value(json_object_get(obj, "kind"));
+        k = (k && k[0]) ? k : op->res->kind;
+    }
+
     kind = op->res->group[0]
-           ? gcp_sprintf(op->a, "%s.%s", op->res->kind, op->res->group)
-           : op->res->kind;
+           ? gcp_sprintf(op->a, "%s.%s", k, op->res->group)
+           : k;
 
     memset(&d, 0, sizeof(d));
 
     d.name = name;
     d.group = op->res->group;
-    d.kind = op->res->kind;
+    d.kind = k;
     d.causes = errs;
 
     gcp_op_error(op, GCP_EINVALID,
@@ -165,13 +175,19 @@ gcp_write_validate(gcp_write_t *w, json_t *obj, const json_t *old)
         st->validate(&errs, tobj);
     }
 
+    if (st && st->validate_request
+        && (op->sub == NULL || op->sub->type == GCP_SUB_STATUS))
+    {
+        st->validate_request(op, &errs, tobj, told);
+    }
+
     if (errs.nomem) {
         gcp_op_error(op, GCP_ENOMEM, NULL, NULL);
         return GCP_ENOMEM;
     }
 
     if (errs.n) {
-        gcp_write_invalid(op, gcp_meta_str(obj, "name"), &errs);
+        gcp_write_invalid(op, obj, gcp_meta_str(obj, "name"), &errs);
         return GCP_EINVALID;
     }
 
@@ -604,6 +620,19 @@ gcp_write_build(gcp_write_t *w)
                ? src : gcp_json_arena(op->a, json_deep_copy(src));
     }
 
+    if (op->sub->type == GCP_SUB_STATUS && op->res->strategy
+        && op->res->strategy->status_build)
+    {
+        obj = gcp_json_arena(op->a, op->res->strategy->status_build(op, src,
+                                                                    w->old));
+        if (obj) {
+            gcp_meta_set_str(obj, "resourceVersion",
+                             gcp_meta_str(src, "resourceVersion"));
+        }
+
+        return obj;
+    }
+
     /* subresources take one part of the request's object */
 
     obj = gcp_json_arena(op->a, json_deep_copy(w->old));
@@ -844,7 +873,7 @@ gcp_write_got(void *arg, gcp_store_result_t *res)
         gcp_ferrs_init(&errs, op->a);
         gcp_ferrs_add(&errs, GCP_FERR_INVALID, "metadata.resourceVersion",
                       "0x0", "must be specified for an update");
-        gcp_write_invalid(op, w->name, &errs);
+        gcp_write_invalid(op, NULL, w->name, &errs);
         return;
 
     } else {
@@ -1039,6 +1068,19 @@ gcp_reg_patch(gcp_op_t *op)
     }
 
     ct = gcp_media_content_type(op->a, op->req->content_type);
+
+    if (op->res->unstructured
+        && strcmp(ct, "application/strategic-merge-patch+json") == 0)
+    {
+        /* custom resources have no patch strategies */
+
+        gcp_op_error(op, GCP_EMEDIATYPE, "the body of the request was in an "
+                     "unknown format - accepted media types include: "
+                     "application/json-patch+json, "
+                     "application/merge-patch+json, "
+                     "application/apply-patch+yaml", NULL);
+        return;
+    }
 
     if (strcmp(ct, "application/json-patch+json") != 0
         && strcmp(ct, "application/merge-patch+json") != 0

@@ -23,34 +23,137 @@ gcp_registry_create(void)
 void
 gcp_registry_free(gcp_registry_t *reg)
 {
+    size_t  i;
+
     if (reg) {
+        for (i = 0; i < reg->n; i++) {
+            gcp_resource_unref(reg->resources[i]);
+        }
+
         free(reg->resources);
         free(reg);
     }
 }
 
 
-int
-gcp_registry_add(gcp_registry_t *reg, const gcp_resource_t *res)
+static int
+gcp_registry_reserve(gcp_registry_t *reg, size_t n)
 {
     size_t                  cap;
     const gcp_resource_t  **r;
 
-    if (reg->n == reg->cap) {
-        cap = reg->cap ? reg->cap * 2 : 16;
-
-        r = realloc(reg->resources, cap * sizeof(gcp_resource_t *));
-        if (r == NULL) {
-            return GCP_ENOMEM;
-        }
-
-        reg->resources = r;
-        reg->cap = cap;
+    if (n <= reg->cap) {
+        return GCP_OK;
     }
 
-    reg->resources[reg->n++] = res;
+    cap = reg->cap ? reg->cap : 16;
+
+    while (cap < n) {
+        cap *= 2;
+    }
+
+    r = realloc(reg->resources, cap * sizeof(gcp_resource_t *));
+    if (r == NULL) {
+        return GCP_ENOMEM;
+    }
+
+    reg->resources = r;
+    reg->cap = cap;
 
     return GCP_OK;
+}
+
+
+int
+gcp_registry_add(gcp_registry_t *reg, const gcp_resource_t *res)
+{
+    if (gcp_registry_reserve(reg, reg->n + 1) != GCP_OK) {
+        return GCP_ENOMEM;
+    }
+
+    /* static resources go before those built at run time */
+
+    memmove(&reg->resources[reg->nstatic + 1],
+            &reg->resources[reg->nstatic],
+            (reg->n - reg->nstatic) * sizeof(gcp_resource_t *));
+
+    reg->resources[reg->nstatic++] = res;
+    reg->n++;
+    reg->generation++;
+
+    gcp_resource_ref(res);
+
+    return GCP_OK;
+}
+
+
+int
+gcp_registry_set_dynamic(gcp_registry_t *reg,
+    const gcp_resource_t * const *res, size_t n)
+{
+    size_t  i;
+
+    if (gcp_registry_reserve(reg, reg->nstatic + n) != GCP_OK) {
+        return GCP_ENOMEM;
+    }
+
+    for (i = 0; i < n; i++) {
+        gcp_resource_ref(res[i]);
+    }
+
+    for (i = reg->nstatic; i < reg->n; i++) {
+        gcp_resource_unref(reg->resources[i]);
+    }
+
+    if (n) {
+        memcpy(&reg->resources[reg->nstatic], res,
+               n * sizeof(gcp_resource_t *));
+    }
+
+    reg->n = reg->nstatic + n;
+    reg->generation++;
+
+    return GCP_OK;
+}
+
+
+void
+gcp_resource_ref(const gcp_resource_t *res)
+{
+    if (res->owner) {
+        res->owner->refs++;
+    }
+}
+
+
+void
+gcp_resource_unref(const gcp_resource_t *res)
+{
+    if (res->owner && --res->owner->refs == 0) {
+        res->owner->release(res->owner);
+    }
+}
+
+
+static void
+gcp_resource_hold_cleanup(void *data)
+{
+    gcp_resource_unref(data);
+}
+
+
+int
+gcp_resource_hold(gcp_arena_t *a, const gcp_resource_t *res)
+{
+    if (res->owner == NULL) {
+        return GCP_OK;
+    }
+
+    /* a cleanup that cannot be registered runs at once: ref first */
+
+    gcp_resource_ref(res);
+
+    return gcp_arena_cleanup(a, gcp_resource_hold_cleanup, (void *) res);
 }
 
 
@@ -144,6 +247,12 @@ gcp_registry_handle(gcp_op_t *op)
     verb = ri->verb;
     method = op->req->method;
     verbs = op->sub ? op->sub->verbs : op->res->verbs;
+
+    if (op->res->strategy && op->res->strategy->serve
+        && op->res->strategy->serve(op))
+    {
+        return;
+    }
 
     if (strcmp(method, "HEAD") == 0 || strcmp(method, "OPTIONS") == 0) {
         gcp_reg_method_not_allowed(op);
@@ -655,7 +764,7 @@ gcp_reg_field_get(void *ctx, const char *field)
     }
 
     if (fc->op->res->strategy && fc->op->res->strategy->field_value) {
-        v = fc->op->res->strategy->field_value(fc->op->a, fc->obj, field);
+        v = fc->op->res->strategy->field_value(fc->op, fc->obj, field);
         return v ? v : "";
     }
 
@@ -748,7 +857,8 @@ gcp_reg_decode_stored(gcp_op_t *op, const gcp_kv_t *kv)
         }
     }
 
-    obj = gcp_object_decode(op->a, kv->value, kv->mod_revision);
+    obj = gcp_object_decode_flags(op->a, kv->value, kv->mod_revision,
+                                  gcp_reg_splice_flags(op, 0));
 
     if (obj && op->api->objcache && kv->mod_revision > 0 && kv->key.len) {
         gcp_objcache_put(op->api->objcache, kv->key, kv->mod_revision, obj,
@@ -773,6 +883,30 @@ gcp_reg_decode_kv(gcp_op_t *op, const gcp_kv_t *kv)
     }
 
     return obj;
+}
+
+
+int
+gcp_reg_served_as_stored(gcp_op_t *op, const gcp_kv_t *kv)
+{
+    const gcp_strategy_t  *st = op->res->strategy;
+
+    if (st == NULL || st->to_external == NULL) {
+        return 1;
+    }
+
+    return st->served_as_stored && kv && st->served_as_stored(op, kv);
+}
+
+
+unsigned
+gcp_reg_splice_flags(const gcp_op_t *op, int list_item)
+{
+    if (op->res->unstructured) {
+        return GCP_SPLICE_SORTED;
+    }
+
+    return list_item ? GCP_SPLICE_STRIP_TYPEMETA : 0;
 }
 
 
@@ -829,6 +963,10 @@ gcp_str_t
 gcp_reg_encode(gcp_op_t *op, const json_t *obj)
 {
     const gcp_strategy_t  *st = op->res->strategy;
+
+    if (op->res->unstructured) {
+        return gcp_object_encode_sorted(op->a, obj);
+    }
 
     if (st && st->storage_order) {
         return gcp_object_encode(op->a, obj, st->storage_order);

@@ -30,6 +30,26 @@ struct gcp_strategy_s {
      */
     int   (*decode)(gcp_arena_t *a, const json_t *obj, const char **msg);
 
+    /*
+     * Custom resources (unstructured): drops from obj the fields its schema
+     * does not know outside metadata and sets *unknown to their paths
+     * ("spec.foo", arena memory), *n to their number; then applies the
+     * schema's defaults to a decoded body.  Return GCP_OK, GCP_ENOMEM, or
+     * (prune) GCP_EBADREQUEST with *err when a part cannot be decoded.
+     */
+    int   (*prune)(gcp_op_t *op, json_t *obj, const char ***unknown,
+                   size_t *n, const char **err);
+    int   (*defaults)(gcp_op_t *op, json_t *obj);
+
+    /*
+     * Validation that needs the request (the resource's own schema): obj
+     * as written, old the stored object (NULL on create).  Called after
+     * the other validation hooks, for writes of the main resource and of
+     * /status.
+     */
+    void  (*validate_request)(gcp_op_t *op, gcp_ferrs_t *errs,
+                              const json_t *obj, const json_t *old);
+
     /* Defaulting and clearing of server-owned fields before a create. */
     int   (*prepare_create)(gcp_op_t *op, json_t *obj);
 
@@ -42,6 +62,14 @@ struct gcp_strategy_s {
     /* Before an update through /status: keep everything but status. */
     int   (*prepare_status_update)(gcp_op_t *op, json_t *obj,
                                    const json_t *old);
+
+    /*
+     * The object a write through /status makes of the request's object
+     * src and the stored one (a new reference, or NULL when out of
+     * memory).  Default: the stored object with src's status.
+     */
+    json_t *(*status_build)(gcp_op_t *op, const json_t *src,
+                            const json_t *old);
 
     /* Type validation (metadata is validated by the registry). */
     void  (*validate)(gcp_ferrs_t *errs, const json_t *obj);
@@ -61,14 +89,21 @@ struct gcp_strategy_s {
      */
     int   (*before_delete)(gcp_op_t *op, json_t *obj);
 
+    /*
+     * The first delete of an object (no deletionTimestamp yet), before its
+     * finalizers are looked at: may add some (and say why in the status,
+     * as CustomResourceDefinitions do).  Returns 1 when it changed obj.
+     */
+    int   (*prepare_delete)(gcp_op_t *op, json_t *obj);
+
     /* Table cells after the Name cell, appended to cells. */
     int   (*table_cells)(gcp_op_t *op, const json_t *obj, json_t *cells);
 
     /*
      * The value of a field selector label for obj (beyond metadata.name and
-     * metadata.namespace), or NULL; owned by obj or the arena.
+     * metadata.namespace), or NULL; owned by obj or op's arena.
      */
-    const char *(*field_value)(gcp_arena_t *a, const json_t *obj,
+    const char *(*field_value)(gcp_op_t *op, const json_t *obj,
                                const char *field);
 
     /*
@@ -80,6 +115,19 @@ struct gcp_strategy_s {
     json_t *(*to_internal)(gcp_op_t *op, const json_t *obj,
                            const char **msg);
 
+    /*
+     * With to_external: returns 1 when the stored bytes of kv are already
+     * what to_external would make of them (served without decoding).
+     */
+    int   (*served_as_stored)(gcp_op_t *op, const gcp_kv_t *kv);
+
+    /*
+     * A request the strategy serves itself (a subresource such as
+     * /scale): returns 1 when it took op (and answers it), 0 to go on
+     * with the generic handling.
+     */
+    int   (*serve)(gcp_op_t *op);
+
     /* Validation of writes through /status and /finalize. */
     void  (*validate_status)(gcp_ferrs_t *errs, const json_t *obj);
     void  (*validate_finalize)(gcp_ferrs_t *errs, const json_t *obj);
@@ -90,10 +138,18 @@ struct gcp_strategy_s {
 };
 
 
+/*
+ * The resources served, in discovery's order: the built-in ones as added,
+ * then those built at run time (custom resources), replaced as a whole by
+ * gcp_registry_set_dynamic().  The registry holds a reference to each
+ * descriptor that has an owner.
+ */
 struct gcp_registry_s {
     const gcp_resource_t  **resources;
     size_t                  n;
     size_t                  cap;
+    size_t                  nstatic;        /* the first nstatic entries */
+    uint64_t                generation;     /* bumped by every change */
 };
 
 
@@ -104,6 +160,31 @@ void gcp_registry_free(gcp_registry_t *reg);
 /* Adds a resource (the descriptor is borrowed and must outlive the
  * registry).  Returns GCP_OK or GCP_ENOMEM. */
 int gcp_registry_add(gcp_registry_t *reg, const gcp_resource_t *res);
+
+/*
+ * Replaces the resources built at run time with res[0 .. n-1] (in that
+ * order, after the static ones), taking a reference to each descriptor
+ * with an owner and dropping those of the ones replaced.  Returns GCP_OK,
+ * or GCP_ENOMEM with the registry unchanged.
+ */
+int gcp_registry_set_dynamic(gcp_registry_t *reg,
+    const gcp_resource_t * const *res, size_t n);
+
+/* Takes and drops a reference to a descriptor (nothing when static). */
+void gcp_resource_ref(const gcp_resource_t *res);
+void gcp_resource_unref(const gcp_resource_t *res);
+
+/*
+ * Keeps res alive (when built at run time) as long as the arena a: a
+ * request or watch that uses it holds it.  Returns GCP_OK or GCP_ENOMEM.
+ */
+int gcp_resource_hold(gcp_arena_t *a, const gcp_resource_t *res);
+
+/*
+ * Ends every watch streaming res (built at run time), as a timeout would:
+ * its definition changed or went away, and the clients watch again.
+ */
+void gcp_resource_end_watches(const gcp_resource_t *res);
 
 /* Returns the resource for group/version/plural, or NULL. */
 const gcp_resource_t *gcp_registry_find(const gcp_registry_t *reg,

@@ -95,7 +95,7 @@ gcp_table_write(gcp_op_t *op, gcp_buf_t *b, json_t **objs, size_t n,
 {
     int                  rc;
     size_t               i, ncols;
-    json_t              *cells, *meta;
+    json_t              *cells;
     const char          *include, *meta_av;
     const gcp_column_t  *cols;
 
@@ -169,11 +169,9 @@ gcp_table_write(gcp_op_t *op, gcp_buf_t *b, json_t **objs, size_t n,
             gcp_json_dump_buf(b, objs[i], 0);
 
         } else {
-            meta = json_object_get(objs[i], "metadata");
-
             gcp_buf_printf(b, "{\"kind\":\"PartialObjectMetadata\","
                               "\"apiVersion\":\"%s\",\"metadata\":", meta_av);
-            gcp_json_dump_buf(b, meta, 0);
+            gcp_output_metadata(op, b, objs[i]);
             gcp_buf_addc(b, '}');
         }
 

@@ -20,9 +20,15 @@
 #define GCP_WATCH_BOOKMARK_MS  60000
 
 
-typedef struct {
+typedef struct gcp_watch_s  gcp_watch_t;
+
+struct gcp_watch_s {
     gcp_op_t           *op;
     gcp_list_opts_t     lo;
+
+    /* the watches of a resource built at run time (its owner's list) */
+    gcp_watch_t        *next;
+    gcp_watch_t       **pprev;
     gcp_str_t           prefix;
     gcp_str_t           end;
 
@@ -38,7 +44,7 @@ typedef struct {
     unsigned            streaming:1;
     unsigned            ended:1;
     unsigned            filtered:1;
-} gcp_watch_t;
+};
 
 
 static void gcp_watch_end(gcp_watch_t *w);
@@ -394,6 +400,16 @@ gcp_watch_stop(gcp_watch_t *w)
 {
     gcp_loop_t  *loop = gcp_watch_loop(w);
 
+    if (w->pprev) {
+        *w->pprev = w->next;
+
+        if (w->next) {
+            w->next->pprev = w->pprev;
+        }
+
+        w->pprev = NULL;
+    }
+
     if (w->sw) {
         gcp_store_watch_cancel(w->op->api->store, w->sw);
         w->sw = NULL;
@@ -432,6 +448,19 @@ gcp_watch_end(gcp_watch_t *w)
 }
 
 
+void
+gcp_resource_end_watches(const gcp_resource_t *res)
+{
+    if (res->owner == NULL) {
+        return;
+    }
+
+    while (res->owner->watches) {
+        gcp_watch_end(res->owner->watches);
+    }
+}
+
+
 /* Called by gcp_api_cancel(): the client went away. */
 
 void
@@ -457,6 +486,17 @@ gcp_watch_begin_stream(gcp_watch_t *w)
 
     op->state = w;
     w->streaming = 1;
+
+    if (op->res->owner) {
+        w->next = op->res->owner->watches;
+        w->pprev = (gcp_watch_t **) &op->res->owner->watches;
+
+        if (w->next) {
+            w->next->pprev = &w->next;
+        }
+
+        op->res->owner->watches = w;
+    }
 
     op->resp.streaming = 1;
     gcp_op_respond(op, 200,

@@ -58,9 +58,118 @@ gcp_memmem(const char *h, size_t hlen, const char *n)
 }
 
 
+/*
+ * Skips the JSON value at p (stored bytes: valid, compact JSON); returns
+ * the byte after it, or NULL past end.
+ */
+
+static const char *
+gcp_object_skip(const char *p, const char *end)
+{
+    size_t  depth;
+
+    depth = 0;
+
+    while (p < end) {
+        switch (*p) {
+
+        case '"':
+            for (p++; p < end && *p != '"'; p++) {
+                if (*p == '\\') {
+                    p++;
+                }
+            }
+
+            p++;
+            break;
+
+        case '{':
+        case '[':
+            depth++;
+            p++;
+            break;
+
+        case '}':
+        case ']':
+            if (depth == 0) {
+                return p;
+            }
+
+            depth--;
+            p++;
+            break;
+
+        case ',':
+            if (depth == 0) {
+                return p;
+            }
+
+            p++;
+            break;
+
+        default:
+            p++;
+        }
+
+        if (depth == 0 && p < end && (*p == ',' || *p == '}' || *p == ']'))
+        {
+            return p;
+        }
+    }
+
+    return NULL;
+}
+
+
+/*
+ * In sorted metadata (p just after its '{'): where "resourceVersion"
+ * goes, before the first member whose key sorts after it, or at the
+ * closing brace.  NULL when the bytes are not in stored form.
+ */
+
+static const char *
+gcp_object_sorted_rv_place(const char *p, const char *end)
+{
+    const char  *key, *q;
+    size_t       klen;
+
+    static const char  rv[] = "resourceVersion";
+
+    while (p < end && *p == '"') {
+        key = p + 1;
+        q = memchr(key, '"', (size_t) (end - key));
+
+        if (q == NULL || q + 1 >= end || q[1] != ':') {
+            return NULL;
+        }
+
+        klen = (size_t) (q - key);
+
+        if (memcmp(key, rv, gcp_min(klen, sizeof(rv) - 1)) > 0
+            || (memcmp(key, rv, gcp_min(klen, sizeof(rv) - 1)) == 0
+                && klen > sizeof(rv) - 1))
+        {
+            return p;
+        }
+
+        p = gcp_object_skip(q + 2, end);
+
+        if (p == NULL) {
+            return NULL;
+        }
+
+        if (*p == ',') {
+            p++;
+        }
+    }
+
+    return (p < end && *p == '}') ? p : NULL;
+}
+
+
 int
 gcp_object_splice(gcp_buf_t *b, gcp_str_t value, int64_t rv,
-    int strip_typemeta)
+    unsigned flags)
 {
     const char  *v, *end, *meta, *uid, *q, *body;
 
@@ -72,7 +181,7 @@ gcp_object_splice(gcp_buf_t *b, gcp_str_t value, int64_t rv,
         return GCP_EINTERNAL;
     }
 
-    body = strip_typemeta ? meta : v + 1;
+    body = (flags & GCP_SPLICE_STRIP_TYPEMETA) ? meta : v + 1;
 
     meta += sizeof("\"metadata\":{") - 1;
 
@@ -88,28 +197,46 @@ gcp_object_splice(gcp_buf_t *b, gcp_str_t value, int64_t rv,
         return gcp_buf_failed(b) ? GCP_ENOMEM : GCP_OK;
     }
 
-    uid = gcp_memmem(meta, (size_t) (end - meta), "\"uid\":\"");
-
-    if (uid) {
-        q = memchr(uid + 7, '"', (size_t) (end - uid - 7));
+    if (flags & GCP_SPLICE_SORTED) {
+        q = gcp_object_sorted_rv_place(meta, end);
         if (q == NULL) {
             return GCP_EINTERNAL;
         }
 
-        q++;
-
         gcp_buf_add(b, body, (size_t) (q - body));
-        gcp_buf_add(b, ",\"resourceVersion\":\"", 20);
-        gcp_buf_add_int(b, rv);
-        gcp_buf_addc(b, '"');
 
-    } else {
-        q = meta;
+        if (*q == '}' && q != meta) {
+            gcp_buf_addc(b, ',');           /* after the last member */
+        }
 
-        gcp_buf_add(b, body, (size_t) (q - body));
         gcp_buf_add(b, "\"resourceVersion\":\"", 19);
         gcp_buf_add_int(b, rv);
         gcp_buf_add(b, *q == '}' ? "\"" : "\",", *q == '}' ? 1 : 2);
+
+    } else {
+        uid = gcp_memmem(meta, (size_t) (end - meta), "\"uid\":\"");
+
+        if (uid) {
+            q = memchr(uid + 7, '"', (size_t) (end - uid - 7));
+            if (q == NULL) {
+                return GCP_EINTERNAL;
+            }
+
+            q++;
+
+            gcp_buf_add(b, body, (size_t) (q - body));
+            gcp_buf_add(b, ",\"resourceVersion\":\"", 20);
+            gcp_buf_add_int(b, rv);
+            gcp_buf_addc(b, '"');
+
+        } else {
+            q = meta;
+
+            gcp_buf_add(b, body, (size_t) (q - body));
+            gcp_buf_add(b, "\"resourceVersion\":\"", 19);
+            gcp_buf_add_int(b, rv);
+            gcp_buf_add(b, *q == '}' ? "\"" : "\",", *q == '}' ? 1 : 2);
+        }
     }
 
     gcp_buf_add(b, q, (size_t) (end - q));
@@ -121,6 +248,14 @@ gcp_object_splice(gcp_buf_t *b, gcp_str_t value, int64_t rv,
 json_t *
 gcp_object_decode(gcp_arena_t *a, gcp_str_t value, int64_t rv)
 {
+    return gcp_object_decode_flags(a, value, rv, 0);
+}
+
+
+json_t *
+gcp_object_decode_flags(gcp_arena_t *a, gcp_str_t value, int64_t rv,
+    unsigned flags)
+{
     json_t     *obj;
     gcp_buf_t   b;
 
@@ -131,7 +266,7 @@ gcp_object_decode(gcp_arena_t *a, gcp_str_t value, int64_t rv)
 
     gcp_buf_init(&b, a);
 
-    if (gcp_object_splice(&b, value, rv, 0) != GCP_OK) {
+    if (gcp_object_splice(&b, value, rv, flags) != GCP_OK) {
         return NULL;
     }
 
@@ -173,6 +308,50 @@ gcp_object_ordered(const json_t *src, const char * const *order)
     }
 
     return dst;
+}
+
+
+gcp_str_t
+gcp_object_encode_sorted(gcp_arena_t *a, const json_t *obj)
+{
+    json_t     *c, *meta;
+    gcp_buf_t   b;
+    gcp_str_t   r = gcp_null_string;
+
+    c = json_deep_copy(obj);
+    if (c == NULL) {
+        return r;
+    }
+
+    meta = json_object_get(c, "metadata");
+    if (json_is_object(meta)) {
+        json_object_del(meta, "resourceVersion");
+    }
+
+    if (gcp_json_sort_keys(c, 1) != GCP_OK) {
+        json_decref(c);
+        return r;
+    }
+
+    gcp_buf_init(&b, a);
+    gcp_json_dump_buf(&b, c, 0);
+    json_decref(c);
+
+    if (gcp_buf_failed(&b)) {
+        return r;
+    }
+
+    r.data = b.data;
+    r.len = b.len;
+
+    return r;
+}
+
+
+json_t *
+gcp_object_meta_ordered(const json_t *meta)
+{
+    return gcp_object_ordered(meta, gcp_meta_order);
 }
 
 

@@ -20,21 +20,33 @@
 #include "gcp_resource.h"
 
 
+/* gcp_object_splice() flags */
+#define GCP_SPLICE_STRIP_TYPEMETA  0x1  /* drop the leading "kind" and */
+                                        /* "apiVersion" (items of */
+                                        /* built-in lists carry neither) */
+#define GCP_SPLICE_SORTED          0x2  /* metadata's keys are sorted */
+                                        /* (custom resources): the */
+                                        /* resourceVersion goes in order */
+                                        /* rather than after "uid" */
+
 /*
  * Appends the stored value with "resourceVersion":"rv" spliced into its
- * metadata.  strip_typemeta drops the leading "kind" and "apiVersion"
- * members (items of built-in lists carry neither).  rv <= 0 (not stored)
- * splices nothing.  Returns GCP_OK, or
- * GCP_EINTERNAL when value is not in stored form.
+ * metadata (GCP_SPLICE_* flags).  rv <= 0 (not stored) splices nothing.
+ * Returns GCP_OK, GCP_ENOMEM, or GCP_EINTERNAL when value is not in stored
+ * form.
  */
 int gcp_object_splice(gcp_buf_t *b, gcp_str_t value, int64_t rv,
-    int strip_typemeta);
+    unsigned flags);
 
 /*
  * Parses a stored value and sets metadata.resourceVersion to rv.  Returns a
  * jansson object released with the arena (borrowed by the caller), or NULL.
  */
 json_t *gcp_object_decode(gcp_arena_t *a, gcp_str_t value, int64_t rv);
+
+/* The same, the resourceVersion spliced as gcp_object_splice() does. */
+json_t *gcp_object_decode_flags(gcp_arena_t *a, gcp_str_t value, int64_t rv,
+    unsigned flags);
 
 /*
  * Serialises obj in stored form (see above; metadata.resourceVersion is
@@ -44,6 +56,17 @@ json_t *gcp_object_decode(gcp_arena_t *a, gcp_str_t value, int64_t rv);
  */
 gcp_str_t gcp_object_encode(gcp_arena_t *a, const json_t *obj,
     const char * const *order);
+
+/*
+ * Serialises obj in the stored form of custom resources: every object's
+ * keys sorted, as upstream's unstructured JSON (metadata.resourceVersion
+ * left out).  Returns the bytes, owned by the arena (data NULL when out of
+ * memory).
+ */
+gcp_str_t gcp_object_encode_sorted(gcp_arena_t *a, const json_t *obj);
+
+/* Returns metadata with its keys in ObjectMeta's Go order (a new ref). */
+json_t *gcp_object_meta_ordered(const json_t *meta);
 
 /* Returns obj with keys reordered as the stored form (a new reference). */
 json_t *gcp_object_canonical(const json_t *obj, const char * const *order);

@@ -58,10 +58,24 @@ typedef struct {
 } gcp_column_t;
 
 
-typedef struct gcp_strategy_s  gcp_strategy_t;     /* gcp_registry.h */
+typedef struct gcp_strategy_s        gcp_strategy_t;     /* gcp_registry.h */
+typedef struct gcp_resource_s        gcp_resource_t;
+typedef struct gcp_resource_owner_s  gcp_resource_owner_t;
 
 
-typedef struct gcp_resource_s  gcp_resource_t;
+/*
+ * What keeps a descriptor built at run time (a custom resource's) alive:
+ * the registry holds one reference while it serves the resource, and so
+ * does every request and watch that uses it (gcp_resource_hold()); the
+ * last one gone calls release.  Processes are single-threaded: plain
+ * counts.
+ */
+struct gcp_resource_owner_s {
+    unsigned    refs;
+    void      (*release)(gcp_resource_owner_t *owner);
+    void       *watches;    /* the watches streaming it (gcp_watch.c) */
+};
+
 
 struct gcp_resource_s {
     const char               *group;        /* "" for the core group */
@@ -70,12 +84,18 @@ struct gcp_resource_s {
     const char               *singular;     /* "configmap" */
     const char               *kind;         /* "ConfigMap" */
     const char               *list_kind;    /* "ConfigMapList" */
-    const char               *short_names[4];   /* NULL-terminated */
-    const char               *categories[4];    /* NULL-terminated */
+    const char * const       *short_names;  /* NULL-terminated, or NULL */
+    const char * const       *categories;   /* NULL-terminated, or NULL */
     unsigned                  namespaced:1;
     unsigned                  name_mode:2;      /* gcp_name_mode_t */
     unsigned                  delete_returns_object:1;
     unsigned                  protobuf:1;       /* has a protobuf encoding */
+    /*
+     * A custom resource: JSON objects with sorted keys (as upstream's
+     * unstructured encoding writes them), kind and apiVersion kept in list
+     * items, discovery's verbs in the CRD handler's order.
+     */
+    unsigned                  unstructured:1;
     unsigned                  verbs;            /* GCP_VERB_* */
 
     const gcp_subresource_t  *subresources;
@@ -104,6 +124,11 @@ struct gcp_resource_s {
     const char * const       *field_labels;
 
     const gcp_strategy_t     *strategy;     /* NULL: generic behaviour */
+
+    /* A Warning header for every request (a deprecated version), or NULL */
+    const char               *warning;
+
+    gcp_resource_owner_t     *owner;        /* NULL: static descriptor */
 };
 
 

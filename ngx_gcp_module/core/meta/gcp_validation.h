@@ -150,4 +150,17 @@ void gcp_validate_finalizer_name(gcp_ferrs_t *errs, const char *field,
 const char *gcp_validation_time_string(gcp_arena_t *a, const char *ts);
 
 
+/*
+ * Where a webhook is, as k8s.io/apiserver's pkg/util/webhook checks it
+ * (gcp_validation_webhook.c): a URL (https only with force_https; a host,
+ * no user, query or fragment), or a service reference ({"namespace",
+ * "name", "path", "port"}: port 443 when absent).  Errors go to errs at
+ * field (the reference's own field for a service).
+ */
+void gcp_validate_webhook_url(gcp_ferrs_t *errs, const char *field,
+    const char *url, int force_https);
+void gcp_validate_webhook_service(gcp_ferrs_t *errs, const char *field,
+    const json_t *svc);
+
+
 #endif /* _GCP_VALIDATION_H_INCLUDED_ */

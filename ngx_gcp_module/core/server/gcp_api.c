@@ -11,6 +11,7 @@
 #include "gcp_auth.h"
 #include "gcp_builtin.h"
 #include "gcp_compact.h"
+#include "gcp_crd.h"
 #include "gcp_discovery.h"
 #include "gcp_health.h"
 #include "gcp_objcache.h"
@@ -85,6 +86,12 @@ gcp_api_create(const gcp_api_conf_t *conf, const char **err)
         }
     }
 
+    if (gcp_crds_init(api) != GCP_OK) {
+        *err = "out of memory";
+        gcp_api_destroy(api);
+        return NULL;
+    }
+
     if (gcp_rbac_init(api) != GCP_OK) {
         *err = "out of memory";
         gcp_api_destroy(api);
@@ -116,6 +123,7 @@ gcp_api_destroy(gcp_api_t *api)
     }
 
     gcp_auth_fini(api);
+    gcp_crds_free(api);
     gcp_rbac_free(api);
     gcp_admission_free(api);
     gcp_compactor_stop(api->compactor);
@@ -361,6 +369,11 @@ gcp_api_resource(gcp_op_t *op)
         return;
     }
 
+    if (gcp_resource_hold(op->a, op->res) != GCP_OK) {
+        gcp_op_error(op, GCP_ENOMEM, NULL, NULL);
+        return;
+    }
+
     /*
      * A cluster-scoped resource has no route under /namespaces/NS/; a
      * namespace's own path (/namespaces/NAME[/status|/finalize]) carries
@@ -404,6 +417,10 @@ gcp_api_resource(gcp_op_t *op)
 
     if (gcp_auth_serve(op)) {
         return;
+    }
+
+    if (op->res->warning) {
+        gcp_op_warning(op, op->res->warning);
     }
 
     gcp_registry_handle(op);

@@ -6,6 +6,7 @@
 #include "gcp_authn_types.h"
 #include "gcp_authz_types.h"
 #include "gcp_builtin.h"
+#include "gcp_crd.h"
 #include "gcp_types.h"
 
 
@@ -29,6 +30,7 @@ static const gcp_resource_t * const  gcp_builtin[] = {
     &gcp_type_clusterroles,
     &gcp_type_rolebindings,
     &gcp_type_roles,
+    &gcp_type_customresourcedefinitions,
     &gcp_type_leases,
 };
 

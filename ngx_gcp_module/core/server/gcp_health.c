@@ -4,6 +4,7 @@
  * /CHECK, as kube-apiserver answers them (text/plain).
  */
 
+#include "gcp_crd.h"
 #include "gcp_health.h"
 #include "gcp_reg.h"
 
@@ -13,16 +14,20 @@ typedef struct {
     unsigned     ready_only:1;
     unsigned     storage:1;
     unsigned     bootstrap:1;
+    unsigned     crds:1;
 } gcp_check_t;
 
 
 static const gcp_check_t  gcp_checks[] = {
-    { "ping", 0, 0, 0 },
-    { "log", 0, 0, 0 },
-    { "etcd", 0, 1, 0 },
-    { "etcd-readiness", 1, 1, 0 },
-    { "poststarthook/start-system-namespaces-controller", 0, 0, 1 },
-    { "shutdown", 1, 0, 0 },
+    { "ping", 0, 0, 0, 0 },
+    { "log", 0, 0, 0, 0 },
+    { "etcd", 0, 1, 0, 0 },
+    { "etcd-readiness", 1, 1, 0, 0 },
+    { "poststarthook/start-apiextensions-informers", 0, 0, 0, 0 },
+    { "poststarthook/start-apiextensions-controllers", 0, 0, 0, 0 },
+    { "poststarthook/crd-informer-synced", 0, 0, 0, 1 },
+    { "poststarthook/start-system-namespaces-controller", 0, 0, 1, 0 },
+    { "shutdown", 1, 0, 0, 0 },
 };
 
 
@@ -71,6 +76,10 @@ gcp_health_ok(gcp_health_t *h, const gcp_check_t *c)
 
     if (c->bootstrap) {
         return h->op->api->ready;
+    }
+
+    if (c->crds) {
+        return gcp_crds_synced(h->op->api);
     }
 
     return 1;

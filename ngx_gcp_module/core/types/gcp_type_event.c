@@ -258,6 +258,13 @@ gcp_event_prepare_update(gcp_op_t *op, json_t *obj, const json_t *old)
 }
 
 
+static const char *
+gcp_event_field(gcp_op_t *op, const json_t *ev, const char *field)
+{
+    return gcp_event_field_core(op->a, ev, field);
+}
+
+
 static const gcp_strategy_t  gcp_event_strategy = {
     .field_order = gcp_event_order,
     .prepare_create = gcp_event_prepare,
@@ -265,7 +272,7 @@ static const gcp_strategy_t  gcp_event_strategy = {
     .validate = gcp_validate_event,
     .validate_update = gcp_validate_event_update,
     .table_cells = gcp_event_cells_core,
-    .field_value = gcp_event_field_core,
+    .field_value = gcp_event_field,
 };
 
 
@@ -277,7 +284,7 @@ const gcp_resource_t  gcp_type_events = {
     .singular = "event",
     .kind = "Event",
     .list_kind = "EventList",
-    .short_names = { "ev", NULL },
+    .short_names = (const char * const []) { "ev", NULL },
     .namespaced = 1,
     .name_mode = GCP_NAME_PATH_SEGMENT,
     .verbs = GCP_VERBS_CRUD,

@@ -128,10 +128,11 @@ gcp_event_v1_cells(gcp_op_t *op, const json_t *ev, json_t *cells)
 
 
 static const char *
-gcp_event_v1_field(gcp_arena_t *a, const json_t *ev, const char *field)
+gcp_event_v1_field(gcp_op_t *op, const json_t *ev, const char *field)
 {
     const char  *v;
     json_t      *core;
+    gcp_arena_t  *a = op->a;
 
     core = gcp_event_convert(ev, 0, "v1");
     if (core == NULL) {
@@ -167,7 +168,7 @@ const gcp_resource_t  gcp_type_events_k8s_io = {
     .singular = "event",
     .kind = "Event",
     .list_kind = "EventList",
-    .short_names = { "ev", NULL },
+    .short_names = (const char * const []) { "ev", NULL },
     .namespaced = 1,
     .verbs = GCP_VERBS_CRUD,
     .schema = "io.k8s.api.events.v1.Event",

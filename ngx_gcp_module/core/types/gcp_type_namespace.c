@@ -193,7 +193,7 @@ gcp_namespace_cells(gcp_op_t *op, const json_t *obj, json_t *cells)
 
 
 static const char *
-gcp_namespace_field(gcp_arena_t *a, const json_t *obj, const char *field)
+gcp_namespace_field(gcp_op_t *op, const json_t *obj, const char *field)
 {
     if (strcmp(field, "status.phase") == 0) {
         return json_string_value(
@@ -242,7 +242,7 @@ const gcp_resource_t  gcp_type_namespaces = {
     .singular = "namespace",
     .kind = "Namespace",
     .list_kind = "NamespaceList",
-    .short_names = { "ns", NULL },
+    .short_names = (const char * const []) { "ns", NULL },
     .namespaced = 0,
     .name_mode = GCP_NAME_DNS_LABEL,
     .verbs = GCP_VERBS_CRUD & ~GCP_VERB_DELETECOLLECTION,

@@ -87,7 +87,7 @@ gcp_secret_cells(gcp_op_t *op, const json_t *obj, json_t *cells)
 
 
 static const char *
-gcp_secret_field(gcp_arena_t *a, const json_t *obj, const char *field)
+gcp_secret_field(gcp_op_t *op, const json_t *obj, const char *field)
 {
     if (strcmp(field, "type") == 0) {
         return json_string_value(json_object_get(obj, "type"));

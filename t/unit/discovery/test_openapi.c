@@ -27,7 +27,8 @@ static const gcp_subresource_t  ns_subs[] = {
 static const gcp_resource_t  res_configmaps = {
     .group = "", .version = "v1", .name = "configmaps",
     .singular = "configmap", .kind = "ConfigMap",
-    .list_kind = "ConfigMapList", .short_names = { "cm" },
+    .list_kind = "ConfigMapList",
+    .short_names = (const char * const []) { "cm", NULL },
     .namespaced = 1, .verbs = GCP_VERBS_CRUD,
     .schema = "io.k8s.api.core.v1.ConfigMap",
     .list_schema = "io.k8s.api.core.v1.ConfigMapList",
@@ -37,7 +38,8 @@ static const gcp_resource_t  res_configmaps = {
 static const gcp_resource_t  res_namespaces = {
     .group = "", .version = "v1", .name = "namespaces",
     .singular = "namespace", .kind = "Namespace",
-    .list_kind = "NamespaceList", .short_names = { "ns" },
+    .list_kind = "NamespaceList",
+    .short_names = (const char * const []) { "ns", NULL },
     .verbs = GCP_VERBS_CRUD & ~GCP_VERB_DELETECOLLECTION,
     .subresources = ns_subs, .nsubresources = 2,
     .storage = "namespaces"         /* schemas found by GVK */

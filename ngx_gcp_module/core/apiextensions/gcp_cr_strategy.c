@@ -1,0 +1,514 @@
+
+/*
+ * The strategy of custom resources (see gcp_crd_int.h), as
+ * apiextensions-apiserver's customresource strategy: bodies pruned and
+ * defaulted by the version's structural schema, objects validated by it
+ * (on update only the fields that changed, as CRD validation ratcheting
+ * does), status kept apart when the status subresource is on, the
+ * generation bumped by any change outside metadata, Table rows from the
+ * printer columns, field selectors from the selectable fields.  Objects
+ * are stored in the storage version's form; with conversion strategy None
+ * only apiVersion changes between versions.  Keys are sorted, as
+ * upstream's unstructured JSON writes them.
+ */
+
+#include <stdlib.h>
+
+#include "gcp_cr.h"
+#include "gcp_json.h"
+#include "gcp_reg.h"
+#include "gcp_table.h"
+
+
+static gcp_cr_res_t *
+gcp_cr_of(gcp_op_t *op)
+{
+    return gcp_cr_res(op->res);
+}
+
+
+static int
+gcp_cr_prune(gcp_op_t *op, json_t *obj, const char ***unknown, size_t *n,
+    const char **err)
+{
+    gcp_cr_res_t  *cr = gcp_cr_of(op);
+
+    *unknown = NULL;
+    *n = 0;
+
+    if (cr->def->preserve_unknown || cr->version->schema == NULL) {
+        return GCP_OK;
+    }
+
+    return gcp_crd_schema_prune(cr->version->schema, obj,
+                                GCP_CRD_PRUNE_PATHS, op->a, unknown, n, err);
+}
+
+
+static int
+gcp_cr_defaults(gcp_op_t *op, json_t *obj)
+{
+    gcp_cr_res_t  *cr = gcp_cr_of(op);
+
+    if (cr->version->schema
+        && gcp_crd_schema_default(cr->version->schema, obj) != GCP_OK)
+    {
+        return GCP_ENOMEM;
+    }
+
+    return gcp_json_sort_keys(obj, 1);
+}
+
+
+static int
+gcp_cr_prepare_create(gcp_op_t *op, json_t *obj)
+{
+    if (gcp_cr_of(op)->version->status) {
+        json_object_del(obj, "status");
+    }
+
+    if (gcp_json_sort_keys(obj, 1) != GCP_OK) {
+        gcp_op_error(op, GCP_ENOMEM, NULL, NULL);
+        return GCP_ENOMEM;
+    }
+
+    return GCP_OK;
+}
+
+
+static int
+gcp_cr_prepare_update(gcp_op_t *op, json_t *obj, const json_t *old)
+{
+    json_t       *st, *meta;
+    json_int_t    gen;
+
+    st = json_object_get(old, "status");
+
+    if (gcp_cr_of(op)->version->status) {
+        if (st) {
+            json_object_set_new(obj, "status", json_deep_copy(st));
+
+        } else {
+            json_object_del(obj, "status");
+        }
+
+    } else if (!json_equal(st, json_object_get(obj, "status"))
+               && (st || json_object_get(obj, "status")))
+    {
+        /*
+         * Without the status subresource, status is like the rest: a
+         * change bumps the generation (the registry bumps it for the
+         * others).
+         */
+
+        meta = gcp_meta(obj);
+        gen = json_integer_value(json_object_get(json_object_get(old,
+                                                                 "metadata"),
+                                                 "generation"));
+        json_object_set_new(meta, "generation", json_integer(gen + 1));
+    }
+
+    if (gcp_json_sort_keys(obj, 1) != GCP_OK) {
+        gcp_op_error(op, GCP_ENOMEM, NULL, NULL);
+        return GCP_ENOMEM;
+    }
+
+    return GCP_OK;
+}
+
+
+/* validation */
+
+
+/*
+ * upstream's unstructured.NestedInt64/NestedString on a simple path:
+ * returns 1 and the value when found with the right type, 0 when absent,
+ * -1 with *why (Go's error) when something on the way has another type.
+ */
+
+static int
+gcp_cr_nested(gcp_arena_t *a, const json_t *obj, const char *path,
+    int integer, const json_t **out, const char **why)
+{
+    char          *seg;
+    size_t         n;
+    const char    *p;
+    const json_t  *v;
+
+    v = obj;
+    p = path[0] == '.' ? path + 1 : path;
+
+    while (*p) {
+        n = strcspn(p, ".");
+        seg = gcp_strndup(a, p, n);
+
+        if (!json_is_object(v)) {
+            *why = gcp_sprintf(a, "%s accessor error: %s is of the type %s, "
+                               "expected map[string]interface{}", path,
+                               gcp_json_dump(a, v, 0).data,
+                               gcp_json_go_kind(v));
+            return -1;
+        }
+
+        v = json_object_get(v, seg);
+
+        if (v == NULL) {
+            return 0;
+        }
+
+        p += n;
+        p += *p == '.';
+    }
+
+    if (integer ? !json_is_integer(v) : !json_is_string(v)) {
+        *why = gcp_sprintf(a, "%s accessor error: %s is of the type %s, "
+                           "expected %s", path,
+                           json_is_string(v) ? json_string_value(v)
+                                             : gcp_json_dump(a, v, 0).data,
+                           json_is_string(v) ? "string"
+                           : json_is_real(v) ? "float64"
+                           : json_is_boolean(v) ? "bool"
+                           : json_is_integer(v) ? "int64"
+                           : json_is_array(v) ? "[]interface {}"
+                           : json_is_object(v) ? "map[string]interface {}"
+                           : "<nil>",
+                           integer ? "int64" : "string");
+        return -1;
+    }
+
+    *out = v;
+
+    return 1;
+}
+
+
+static void
+gcp_cr_validate_replicas(gcp_ferrs_t *errs, const json_t *obj,
+    const char *path)
+{
+    int            rc;
+    json_int_t     r;
+    const char    *why;
+    const json_t  *v;
+
+    v = NULL;
+    rc = gcp_cr_nested(errs->arena, obj, path, 1, &v, &why);
+
+    if (rc < 0) {
+        gcp_ferrs_add(errs, GCP_FERR_INVALID, path, "0", "%s", why);
+        return;
+    }
+
+    if (rc == 0) {
+        return;
+    }
+
+    r = json_integer_value(v);
+
+    if (r < 0) {
+        gcp_ferrs_add(errs, GCP_FERR_INVALID, path,
+                      gcp_sprintf(errs->arena, "%lld", (long long) r),
+                      "should be a non-negative integer");
+
+    } else if (r > 2147483647) {
+        gcp_ferrs_add(errs, GCP_FERR_INVALID, path,
+                      gcp_sprintf(errs->arena, "%lld", (long long) r),
+                      "should be less than or equal to 2147483647");
+    }
+}
+
+
+static void
+gcp_cr_validate_scale(gcp_ferrs_t *errs, const gcp_cr_version_t *v,
+    const json_t *obj)
+{
+    const char    *why;
+    const json_t  *sel;
+
+    if (!v->scale) {
+        return;
+    }
+
+    gcp_cr_validate_replicas(errs, obj, v->spec_replicas_path);
+    gcp_cr_validate_replicas(errs, obj, v->status_replicas_path);
+
+    if (v->label_selector_path
+        && gcp_cr_nested(errs->arena, obj, v->label_selector_path, 0, &sel,
+                         &why) < 0)
+    {
+        gcp_ferrs_add(errs, GCP_FERR_INVALID, v->label_selector_path, "\"\"",
+                      "%s", why);
+    }
+}
+
+
+void
+gcp_cr_validate(gcp_op_t *op, gcp_ferrs_t *errs, const json_t *obj,
+    const json_t *old)
+{
+    const char    *kind;
+    gcp_cr_res_t  *cr = gcp_cr_of(op);
+
+    kind = json_string_value(json_object_get(obj, "kind"));
+
+    if (kind == NULL || strcmp(kind, op->res->kind) != 0) {
+        gcp_ferrs_add(errs, GCP_FERR_INVALID, "kind",
+                      gcp_ferr_quote(errs->arena, kind ? kind : ""),
+                      "must be %s", op->res->kind);
+    }
+
+    if (cr->version->schema
+        && gcp_crd_schema_validate(cr->version->schema, obj, old, errs)
+           != GCP_OK)
+    {
+        errs->nomem = 1;
+        return;
+    }
+
+    gcp_cr_validate_scale(errs, cr->version, obj);
+}
+
+
+/* Table rows: the printer columns, as upstream's tableconvertor. */
+
+static void
+gcp_cr_cell(json_t *cells, const gcp_cr_column_t *col, const json_t *v)
+{
+    gcp_buf_t     b;
+    gcp_arena_t  *a;
+
+    if (v == NULL || json_is_null(v)) {
+        json_array_append_new(cells, json_null());
+        return;
+    }
+
+    if (strcmp(col->type, "string") == 0) {
+        a = gcp_arena_create(0);
+        if (a == NULL) {
+            json_array_append_new(cells, json_null());
+            return;
+        }
+
+        gcp_buf_init(&b, a);
+        gcp_jsonpath_print(&b, v);
+        json_array_append_new(cells, json_stringn(b.data ? b.data : "",
+                                                  b.len));
+        gcp_arena_destroy(a);
+        return;
+    }
+
+    if (strcmp(col->type, "integer") == 0 && json_is_number(v)) {
+        json_array_append_new(cells, json_integer(json_is_integer(v)
+                              ? json_integer_value(v)
+                              : (json_int_t) json_real_value(v)));
+        return;
+    }
+
+    if (strcmp(col->type, "number") == 0 && json_is_number(v)) {
+        json_array_append_new(cells, json_is_integer(v) ? json_integer(
+                                         json_integer_value(v))
+                                     : json_real(json_real_value(v)));
+        return;
+    }
+
+    if (strcmp(col->type, "boolean") == 0 && json_is_boolean(v)) {
+        json_array_append_new(cells, json_boolean(json_is_true(v)));
+        return;
+    }
+
+    if (strcmp(col->type, "date") == 0 && json_is_string(v)) {
+        gcp_table_cell_since(cells, json_string_value(v));
+        return;
+    }
+
+    json_array_append_new(cells, json_null());
+}
+
+
+static int
+gcp_cr_table_cells(gcp_op_t *op, const json_t *obj, json_t *cells)
+{
+    size_t              i;
+    gcp_cr_version_t   *v = gcp_cr_of(op)->version;
+
+    gcp_table_cell_name(cells, obj);
+
+    for (i = 0; i < v->ncolumns; i++) {
+        gcp_cr_cell(cells, &v->columns[i],
+                    v->columns[i].path
+                    ? gcp_jsonpath_first(v->columns[i].path, obj) : NULL);
+    }
+
+    return GCP_OK;
+}
+
+
+/* Field selectors on the selectable fields. */
+
+static const char *
+gcp_cr_field_value(gcp_op_t *op, const json_t *obj, const char *field)
+{
+    size_t              i;
+    json_t             *val;
+    gcp_cr_version_t   *v = gcp_cr_of(op)->version;
+
+    for (i = 0; i < v->nfields; i++) {
+        if (strcmp(v->field_labels[i + 2], field) != 0
+            || v->field_paths[i] == NULL)
+        {
+            continue;
+        }
+
+        val = gcp_jsonpath_first(v->field_paths[i], obj);
+
+        if (json_is_string(val)) {
+            return json_string_value(val);
+        }
+
+        if (json_is_boolean(val)) {
+            return json_is_true(val) ? "true" : "false";
+        }
+
+        if (json_is_integer(val)) {
+            return gcp_sprintf(op->a, "%lld",
+                               (long long) json_integer_value(val));
+        }
+
+        return "";
+    }
+
+    return NULL;
+}
+
+
+/* Conversion between versions (strategy None) and defaulting on read. */
+
+static json_t *
+gcp_cr_to_version(gcp_op_t *op, const json_t *src, const char *version,
+    const gcp_crd_schema_t *schema)
+{
+    json_t        *obj;
+    const char    *err;
+    gcp_cr_res_t  *cr = gcp_cr_of(op);
+
+    obj = json_deep_copy(src);
+    if (obj == NULL) {
+        return NULL;
+    }
+
+    json_object_set_new(obj, "apiVersion",
+                        json_string(gcp_sprintf(op->a, "%s/%s",
+                                                cr->def->group, version)));
+
+    if (schema
+        && (gcp_crd_schema_prune(schema, obj, GCP_CRD_PRUNE_DROP_INVALID,
+                                 op->a, NULL, NULL, &err) == GCP_ENOMEM
+            || gcp_crd_schema_default(schema, obj) != GCP_OK))
+    {
+        json_decref(obj);
+        return NULL;
+    }
+
+    if (gcp_json_sort_keys(obj, 1) != GCP_OK) {
+        json_decref(obj);
+        return NULL;
+    }
+
+    return obj;
+}
+
+
+static json_t *
+gcp_cr_to_external(gcp_op_t *op, const json_t *stored)
+{
+    json_t        *obj, *ext;
+    gcp_cr_res_t  *cr = gcp_cr_of(op);
+
+    /* defaults of the storage version when read, then of the request's */
+
+    obj = gcp_cr_to_version(op, stored, cr->def->storage
+                                        ? cr->def->storage->name
+                                        : cr->version->name,
+                            cr->def->storage ? cr->def->storage->schema
+                                             : NULL);
+    if (obj == NULL || cr->version == cr->def->storage) {
+        return obj;
+    }
+
+    ext = gcp_cr_to_version(op, obj, cr->version->name,
+                            cr->version->schema);
+    json_decref(obj);
+
+    return ext;
+}
+
+
+static json_t *
+gcp_cr_to_internal(gcp_op_t *op, const json_t *obj, const char **msg)
+{
+    gcp_cr_res_t  *cr = gcp_cr_of(op);
+
+    if (cr->def->storage == NULL) {
+        *msg = "the custom resource definition has no storage version";
+        return NULL;
+    }
+
+    return gcp_cr_to_version(op, obj, cr->def->storage->name, NULL);
+}
+
+
+/*
+ * Stored bytes are served as they are to requests of the storage version
+ * for objects written since the definition last changed: they were pruned
+ * and defaulted by the schema in force.
+ */
+
+static int
+gcp_cr_served_as_stored(gcp_op_t *op, const gcp_kv_t *kv)
+{
+    gcp_cr_res_t  *cr = gcp_cr_of(op);
+
+    return cr->version == cr->def->storage
+           && kv->mod_revision > cr->def->revision;
+}
+
+
+static int
+gcp_cr_serve(gcp_op_t *op)
+{
+    gcp_status_details_t  d;
+    gcp_cr_res_t         *cr = gcp_cr_of(op);
+
+    if (cr->def->terminating && strcmp(op->ri.verb, "create") == 0
+        && op->sub == NULL)
+    {
+        memset(&d, 0, sizeof(d));
+        d.group = op->res->group;
+        d.kind = op->res->name;
+        gcp_op_error(op, GCP_EMETHOD, "create not allowed while custom "
+                     "resource definition is terminating", &d);
+        return 1;
+    }
+
+    if (op->sub && strcmp(op->sub->name, "scale") == 0) {
+        return gcp_cr_scale_serve(op);
+    }
+
+    return 0;
+}
+
+
+const gcp_strategy_t  gcp_cr_strategy = {
+    .prune = gcp_cr_prune,
+    .defaults = gcp_cr_defaults,
+    .validate_request = gcp_cr_validate,
+    .prepare_create = gcp_cr_prepare_create,
+    .prepare_update = gcp_cr_prepare_update,
+    .table_cells = gcp_cr_table_cells,
+    .field_value = gcp_cr_field_value,
+    .to_external = gcp_cr_to_external,
+    .to_internal = gcp_cr_to_internal,
+    .served_as_stored = gcp_cr_served_as_stored,
+    .serve = gcp_cr_serve,
+    .generation = 1,
+};

@@ -1,0 +1,72 @@
+
+/*
+ * CustomResourceDefinitions (apiextensions.k8s.io/v1) as the rest of the
+ * core sees them: the CRD resource itself, the conditions of a CRD's
+ * status, and the per-process state that serves the custom resources of
+ * every CRD (gcp_crd_cache.c): each worker watches the CRDs in the store
+ * and keeps the registry's custom resources current, so that every worker
+ * of every instance serves a new API within moments of its CRD being
+ * Established.
+ */
+
+#ifndef _GCP_CRD_H_INCLUDED_
+#define _GCP_CRD_H_INCLUDED_
+
+
+#include <jansson.h>
+
+#include "gcp_registry.h"
+
+
+#define GCP_CRD_GROUP      "apiextensions.k8s.io"
+#define GCP_CRD_FINALIZER  "customresourcecleanup.apiextensions.k8s.io"
+#define GCP_CRD_PREFIX     "/registry/apiextensions.k8s.io/" \
+                           "customresourcedefinitions/"
+#define GCP_CRD_APPROVAL   "api-approved.kubernetes.io"
+
+
+extern const gcp_resource_t  gcp_type_customresourcedefinitions;
+
+
+/* Returns the condition of crd's status of that type (borrowed), or NULL. */
+json_t *gcp_crd_condition(const json_t *crd, const char *type);
+
+/* Returns 1 when the condition of that type has status "True". */
+int gcp_crd_condition_true(const json_t *crd, const char *type);
+
+/*
+ * Sets a condition of crd's status as upstream's SetCRDCondition: a new one
+ * is appended; an existing one keeps its lastTransitionTime unless the
+ * status changes (now, RFC 3339, is the new time).  Returns 1 when crd
+ * changed (type, status, reason or message), 0 when not, -1 when out of
+ * memory.
+ */
+int gcp_crd_set_condition(json_t *crd, const char *type, const char *status,
+    const char *reason, const char *message, const char *now);
+
+/* Returns 1 when the group needs the api-approved.kubernetes.io annotation */
+int gcp_crd_protected_group(const char *group);
+
+/*
+ * The state of the approval annotation of a CRD in a protected group:
+ * returns 0 missing, 1 invalid, 2 bypassed ("unapproved..."), 3 approved,
+ * with *reason set to upstream's text (arena memory).
+ */
+int gcp_crd_approval(gcp_arena_t *a, const json_t *crd, const char **reason);
+
+
+/*
+ * The custom resources of an API core (api->crds): starts watching the
+ * CRDs in the store and registering the custom resources of those that
+ * are served.  Returns GCP_OK or GCP_ENOMEM.
+ */
+int gcp_crds_init(gcp_api_t *api);
+
+/* Stops watching and releases everything (NULL api->crds is fine). */
+void gcp_crds_free(gcp_api_t *api);
+
+/* Returns 1 once the CRDs in the store have been read (readyz). */
+int gcp_crds_synced(gcp_api_t *api);
+
+
+#endif /* _GCP_CRD_H_INCLUDED_ */
