@@ -90,33 +90,6 @@ gcp_crd_cerr_type(gcp_crd_cctx_t *c, gcp_ferrs_t *errs, const char *type,
 }
 
 
-/* Go's %#v of a []string */
-static const char *
-gcp_crd_go_strings(gcp_arena_t *a, const json_t *arr)
-{
-    size_t      i;
-    json_t     *v;
-    gcp_buf_t   b;
-
-    gcp_buf_init(&b, a);
-    gcp_buf_addstr(&b, "[]string{");
-
-    json_array_foreach(arr, i, v) {
-        if (i) {
-            gcp_buf_addstr(&b, ", ");
-        }
-
-        gcp_buf_addstr(&b, gcp_go_quote(a, json_is_string(v)
-                                           ? json_string_value(v) : "",
-                                        json_string_length(v)));
-    }
-
-    gcp_buf_addc(&b, '}');
-
-    return gcp_buf_cstr(&b);
-}
-
-
 static const char *
 gcp_crd_json_text(gcp_arena_t *a, const json_t *v)
 {
@@ -205,23 +178,6 @@ gcp_crd_ssv_validate(gcp_crd_cctx_t *c, const json_t *s,
 }
 
 
-/* whether the JSON array arr holds the string s */
-static int
-gcp_crd_has_string(const json_t *arr, const char *s)
-{
-    size_t   i;
-    json_t  *v;
-
-    json_array_foreach(arr, i, v) {
-        if (json_is_string(v) && strcmp(json_string_value(v), s) == 0) {
-            return 1;
-        }
-    }
-
-    return 0;
-}
-
-
 /* validateMapListKeysMapSet() */
 static void
 gcp_crd_map_list_keys(gcp_crd_cctx_t *c, gcp_ferrs_t *e, const json_t *s)
@@ -261,7 +217,7 @@ gcp_crd_map_list_keys(gcp_crd_cctx_t *c, gcp_ferrs_t *e, const json_t *s)
             continue;
         }
 
-        if (!gcp_crd_has_string(req, key) && !gcp_crd_js_has(prop, "default"))
+        if (!gcp_json_has_string(req, key) && !gcp_crd_js_has(prop, "default"))
         {
             f = gcp_sprintf(a, "items.properties[%s].default", key);
             gcp_crd_cerr(c, e, GCP_FERR_REQUIRED, f, NULL,
@@ -423,7 +379,7 @@ gcp_crd_list_map_rules(gcp_crd_cctx_t *c, const json_t *s, const char *type)
 
         } else {
             gcp_crd_cerr(c, e, GCP_FERR_INVALID, "x-kubernetes-list-map-keys",
-                         gcp_crd_go_strings(a, keys),
+                         gcp_go_strings(a, keys),
                          "entries must all be names of item properties");
         }
 
@@ -431,7 +387,7 @@ gcp_crd_list_map_rules(gcp_crd_cctx_t *c, const json_t *s, const char *type)
             if (json_equal(k, json_array_get(keys, j))) {
                 gcp_crd_cerr(c, e, GCP_FERR_INVALID,
                              "x-kubernetes-list-map-keys",
-                             gcp_crd_go_strings(a, keys),
+                             gcp_go_strings(a, keys),
                              "must not contain duplicate entries");
                 break;
             }

@@ -4,6 +4,7 @@
  * gcp_rbac_validation.h).
  */
 
+#include "gcp_json.h"
 #include "gcp_rbac.h"
 #include "gcp_rbac_validation.h"
 #include "gcp_selector.h"
@@ -19,32 +20,6 @@ gcp_rbac_str(const json_t *obj, const char *field)
     v = json_string_value(json_object_get(obj, field));
 
     return v ? v : "";
-}
-
-
-/* Go's %#v of a []string: []string{"a", "b"}. */
-static const char *
-gcp_rbac_go_strings(gcp_arena_t *a, const json_t *list)
-{
-    size_t     i;
-    json_t    *v;
-    gcp_buf_t  b;
-
-    gcp_buf_init(&b, a);
-    gcp_buf_addstr(&b, "[]string{");
-
-    json_array_foreach(list, i, v) {
-        if (i) {
-            gcp_buf_addstr(&b, ", ");
-        }
-
-        gcp_buf_addstr(&b, gcp_ferr_quote(a, json_is_string(v)
-                                             ? json_string_value(v) : ""));
-    }
-
-    gcp_buf_addc(&b, '}');
-
-    return gcp_buf_failed(&b) ? NULL : gcp_buf_cstr(&b);
 }
 
 
@@ -69,7 +44,7 @@ gcp_rbac_validate_rule(gcp_ferrs_t *errs, const json_t *rule,
 
         if (namespaced) {
             gcp_ferrs_add(errs, GCP_FERR_INVALID, f,
-                          gcp_rbac_go_strings(errs->arena, urls),
+                          gcp_go_strings(errs->arena, urls),
                           "namespaced rules cannot apply to non-resource "
                           "URLs");
         }
@@ -79,7 +54,7 @@ gcp_rbac_validate_rule(gcp_ferrs_t *errs, const json_t *rule,
             || json_array_size(json_object_get(rule, "resourceNames")))
         {
             gcp_ferrs_add(errs, GCP_FERR_INVALID, f,
-                          gcp_rbac_go_strings(errs->arena, urls),
+                          gcp_go_strings(errs->arena, urls),
                           "rules cannot apply to both regular resources "
                           "and non-resource URLs");
         }

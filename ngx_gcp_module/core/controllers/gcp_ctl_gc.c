@@ -19,6 +19,7 @@
 #include <stdlib.h>
 
 #include "gcp_ctl_gc.h"
+#include "gcp_json.h"
 #include "gcp_object.h"
 
 
@@ -290,8 +291,8 @@ gcp_gc_decide(void *data)
     fin = json_object_get(json_object_get(st->latest, "metadata"),
                           "finalizers");
 
-    gcp_gc_delete(st, gcp_ctl_has_string(fin, GCP_GC_ORPHAN) ? "Orphan"
-                      : gcp_ctl_has_string(fin, GCP_GC_FOREGROUND)
+    gcp_gc_delete(st, gcp_json_has_string(fin, GCP_GC_ORPHAN) ? "Orphan"
+                      : gcp_json_has_string(fin, GCP_GC_FOREGROUND)
                         ? "Foreground" : "Background");
 }
 
@@ -322,7 +323,7 @@ gcp_gc_owner_got(gcp_ctl_item_t *item, int rc, const gcp_kv_t *kv)
 
         st->klass[st->steps.next] =
             gcp_meta_str(owner, "deletionTimestamp")[0]
-            && gcp_ctl_has_string(fin, GCP_GC_FOREGROUND)
+            && gcp_json_has_string(fin, GCP_GC_FOREGROUND)
             ? GCP_GC_WAITING : GCP_GC_SOLID;
     }
 
@@ -433,7 +434,7 @@ gcp_gc_latest(gcp_ctl_item_t *item, int rc, const gcp_kv_t *kv)
     fin = json_object_get(json_object_get(st->latest, "metadata"),
                           "finalizers");
     fg = gcp_meta_str(st->latest, "deletionTimestamp")[0]
-         && gcp_ctl_has_string(fin, GCP_GC_FOREGROUND);
+         && gcp_json_has_string(fin, GCP_GC_FOREGROUND);
 
     if (fg) {
         node->deleting_deps = 1;
@@ -614,7 +615,7 @@ gcp_gc_orphan_owner(gcp_ctl_item_t *item, int rc, const gcp_kv_t *kv)
     fin = json_object_get(json_object_get(obj, "metadata"), "finalizers");
 
     if (obj == NULL || strcmp(gcp_meta_str(obj, "uid"), item->key) != 0
-        || !gcp_ctl_has_string(fin, GCP_GC_ORPHAN))
+        || !gcp_json_has_string(fin, GCP_GC_ORPHAN))
     {
         gcp_ctl_queue_done(item, GCP_OK, 0);
         return;

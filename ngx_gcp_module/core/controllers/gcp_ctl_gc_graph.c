@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "gcp_ctl_gc.h"
+#include "gcp_json.h"
 #include "gcp_object.h"
 
 
@@ -442,8 +443,8 @@ gcp_gc_observe(gcp_gc_t *gc, gcp_ctl_event_t *ev)
 
     fin = json_object_get(json_object_get(obj, "metadata"), "finalizers");
     deleting = gcp_meta_str(obj, "deletionTimestamp")[0] != '\0';
-    orphan = deleting && gcp_ctl_has_string(fin, GCP_GC_ORPHAN);
-    fg = deleting && gcp_ctl_has_string(fin, GCP_GC_FOREGROUND);
+    orphan = deleting && gcp_json_has_string(fin, GCP_GC_ORPHAN);
+    fg = deleting && gcp_json_has_string(fin, GCP_GC_FOREGROUND);
 
     if (node == NULL) {
         if (n == 0 && !orphan && !fg) {

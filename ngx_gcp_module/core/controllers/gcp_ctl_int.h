@@ -301,8 +301,6 @@ void gcp_ctl_steps_start(gcp_ctl_steps_t *s, gcp_ctl_item_t *item,
 /* JSON string text with Go's escaping, arena-owned ("\"x\""). */
 const char *gcp_ctl_json_str(gcp_arena_t *a, const char *s);
 
-/* Returns 1 when the JSON array arr holds the string s. */
-int gcp_ctl_has_string(const json_t *arr, const char *s);
 
 
 /*

@@ -328,7 +328,7 @@ gcp_ctl_ns_finalize(gcp_ctl_nsync_t *st)
     json_array_foreach(fin, i, v) {
         if (json_is_string(v)
             && strcmp(json_string_value(v), GCP_CTL_NS_FINALIZER) != 0
-            && !gcp_ctl_has_string(keep, json_string_value(v)))
+            && !gcp_json_has_string(keep, json_string_value(v)))
         {
             json_array_append(keep, v);
         }
@@ -619,7 +619,7 @@ gcp_ctl_ns_got(gcp_ctl_item_t *item, json_t *obj)
     fin = json_object_get(json_object_get(st->ns, "spec"), "finalizers");
 
     if (st->ns == NULL || gcp_meta_str(st->ns, "deletionTimestamp")[0] == 0
-        || !gcp_ctl_has_string(fin, GCP_CTL_NS_FINALIZER))
+        || !gcp_json_has_string(fin, GCP_CTL_NS_FINALIZER))
     {
         gcp_ctl_queue_done(item, GCP_OK, 0);
         return;

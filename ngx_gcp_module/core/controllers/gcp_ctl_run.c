@@ -569,19 +569,3 @@ gcp_ctl_json_str(gcp_arena_t *a, const char *s)
 
     return gcp_buf_failed(&b) ? NULL : gcp_buf_cstr(&b);
 }
-
-
-int
-gcp_ctl_has_string(const json_t *arr, const char *s)
-{
-    size_t   i;
-    json_t  *v;
-
-    json_array_foreach(arr, i, v) {
-        if (json_is_string(v) && strcmp(json_string_value(v), s) == 0) {
-            return 1;
-        }
-    }
-
-    return 0;
-}

@@ -228,6 +228,33 @@ gcp_go_quote(gcp_arena_t *a, const char *s, size_t len)
 }
 
 
+const char *
+gcp_go_strings(gcp_arena_t *a, const json_t *arr)
+{
+    size_t      i;
+    json_t     *v;
+    gcp_buf_t   b;
+
+    gcp_buf_init(&b, a);
+    gcp_buf_addstr(&b, "[]string{");
+
+    json_array_foreach(arr, i, v) {
+        if (i) {
+            gcp_buf_addstr(&b, ", ");
+        }
+
+        gcp_buf_addstr(&b, json_is_string(v)
+                           ? gcp_go_quote(a, json_string_value(v),
+                                          json_string_length(v))
+                           : "\"\"");
+    }
+
+    gcp_buf_addc(&b, '}');
+
+    return gcp_buf_failed(&b) ? NULL : gcp_buf_cstr(&b);
+}
+
+
 /*
  * Go's quoteChar(): the byte c shown in single quotes as in scanner
  * errors; a byte above 0x7f is the rune of that value (Latin-1).
@@ -334,6 +361,22 @@ gcp_json_get_str(const json_t *obj, ...)
     va_end(ap);
 
     return json_is_string(v) ? json_string_value(v) : NULL;
+}
+
+
+int
+gcp_json_has_string(const json_t *arr, const char *s)
+{
+    size_t   i;
+    json_t  *v;
+
+    json_array_foreach(arr, i, v) {
+        if (json_is_string(v) && strcmp(json_string_value(v), s) == 0) {
+            return 1;
+        }
+    }
+
+    return 0;
 }
 
 

@@ -126,6 +126,13 @@ int gcp_go_isprint(uint32_t r);
  */
 const char *gcp_go_quote(gcp_arena_t *a, const char *s, size_t len);
 
+/*
+ * Returns the JSON array arr of strings as Go's %#v of a []string shows it
+ * ([]string{"a", "b"}; a non-string element as ""), owned by the arena,
+ * or NULL on allocation failure.
+ */
+const char *gcp_go_strings(gcp_arena_t *a, const json_t *arr);
+
 
 /*
  * Returns the value reached from obj through the object keys given as
@@ -137,6 +144,9 @@ json_t *gcp_json_get(const json_t *obj, ...)
     __attribute__((sentinel))
 #endif
     ;
+
+/* Returns 1 when the JSON array arr holds the string s, else 0. */
+int gcp_json_has_string(const json_t *arr, const char *s);
 
 /* As gcp_json_get(), returning the string value, or NULL (not a string). */
 const char *gcp_json_get_str(const json_t *obj, ...)
