@@ -4,8 +4,10 @@
 #   make run        install missing packages, build, run nginx in the
 #                   foreground (GCP_LISTEN, GCP_DATA; see README.md)
 #   make test       install missing packages, build, run every test
+#   make deb        build the Debian package into build/deb (README.md)
 #
-# Finer targets: deps, module, unit, asan, check-core, e2e, bench, clean.
+# Finer targets: deps, module, unit, asan, check-core, e2e, deb-test, bench,
+# clean.
 
 SHELL := /bin/bash
 
@@ -22,7 +24,8 @@ export GCP_DATA   ?= $(CURDIR)/var
 DEB_PACKAGES := nginx nginx-dev gcc make libc6-dev libjansson-dev \
     libpcre2-dev libssl-dev zlib1g-dev libcurl4-openssl-dev liblmdb-dev \
     libcmocka-dev openssl curl python3 python3-pytest python3-kubernetes \
-    python3-yaml python3-requests wrk etcd-server etcd-client
+    python3-yaml python3-requests wrk etcd-server etcd-client \
+    dpkg-dev debhelper lintian
 
 # The core is in folders by layer (docs/architecture.md); headers are
 # included by name, every folder on the include path, as nginx does.
@@ -47,7 +50,7 @@ ASAN_FLAGS   := -fsanitize=address,undefined -fno-omit-frame-pointer \
                 -fno-sanitize-recover=undefined
 
 .PHONY: all module deps run test unit asan unit-build asan-build check-core \
-        e2e bench clean distclean
+        e2e deb deb-test bench clean distclean
 
 all: module
 
@@ -183,6 +186,20 @@ e2e: module
 	GCP_MODULE=$(MODULE) $(PYTHON) -m pytest -q --storage=etcd \
 	    $(E2E_FILES) $(PYTEST_ARGS)
 
+# ---------------------------------------------------------------- package
+
+# The Debian package libnginx-mod-http-gcp, built from debian/ in a copy of
+# the tree (tools/build-deb) and checked by lintian.  deb-test installs,
+# uses, removes and purges it on this machine (as root: t/deb/test_deb.py
+# says what it changes).
+deb: deps
+	tools/build-deb $(BUILD)/deb
+
+deb-test: deb
+	$(PYTHON) -m pytest -q t/deb $(PYTEST_ARGS)
+
+# ---------------------------------------------------------------- all
+
 # One step after the other (each may use parallel jobs inside).
 test:
 	@$(MAKE) --no-print-directory deps
@@ -191,6 +208,7 @@ test:
 	@$(MAKE) --no-print-directory unit
 	@$(MAKE) --no-print-directory asan
 	@$(MAKE) --no-print-directory e2e
+	@$(MAKE) --no-print-directory deb-test
 
 bench: deps module
 	GCP_MODULE=$(MODULE) bench/run

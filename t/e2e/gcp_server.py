@@ -232,20 +232,7 @@ class GcpServer:
         """Returns the pids of the master's children (the workers)."""
         if self.proc is None:
             return []
-        pids = []
-        for entry in os.listdir("/proc"):
-            if not entry.isdigit():
-                continue
-            try:
-                with open("/proc/%s/stat" % entry) as f:
-                    stat = f.read()
-            except OSError:
-                continue
-            # "pid (comm) state ppid ..."; comm may hold spaces
-            fields = stat[stat.rindex(")") + 2:].split()
-            if int(fields[1]) == self.proc.pid:
-                pids.append(int(entry))
-        return sorted(pids)
+        return child_pids(self.proc.pid)
 
     def signal_cli(self, name):
         """Runs `nginx -s NAME` (quit, reload, stop, reopen)."""
@@ -293,11 +280,7 @@ class GcpServer:
         if self.proc is None:
             return
         pids = [self.proc.pid] + self.worker_pids()
-        for pid in pids:
-            try:
-                os.kill(pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
+        kill9_all(pids)
         self.proc.wait(10)
         deadline = time.time() + 10
         while time.time() < deadline:
@@ -453,6 +436,34 @@ class GcpServer:
                     "    user: u\ncurrent-context: c\nusers:\n"
                     "- name: u\n  user: %s\n" % (cluster, user))
         return path
+
+
+def child_pids(ppid):
+    """Returns the sorted pids of the processes whose parent is ppid
+    (zombies included)."""
+    pids = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open("/proc/%s/stat" % entry) as f:
+                stat = f.read()
+        except OSError:
+            continue
+        # "pid (comm) state ppid ..."; comm may hold spaces
+        fields = stat[stat.rindex(")") + 2:].split()
+        if int(fields[1]) == ppid:
+            pids.append(int(entry))
+    return sorted(pids)
+
+
+def kill9_all(pids):
+    """SIGKILLs each of pids that still exists."""
+    for pid in pids:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
 
 
 def _zombie(pid):
