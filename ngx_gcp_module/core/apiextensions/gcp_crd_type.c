@@ -403,7 +403,8 @@ gcp_crd_protected_group(const char *group)
         return 1;
     }
 
-    return strcmp(group, "kubernetes.io") == 0 || gcp_crd_ends(".kubernetes.io");
+    return strcmp(group, "kubernetes.io") == 0
+           || gcp_crd_ends(".kubernetes.io");
 
 #undef gcp_crd_ends
 }

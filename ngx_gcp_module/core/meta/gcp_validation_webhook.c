@@ -53,7 +53,8 @@ gcp_validate_webhook_url(gcp_ferrs_t *errs, const char *field,
     if (p < url + n && *p == ':' && scheme_end == NULL) {
         gcp_ferrs_add(errs, GCP_FERR_REQUIRED, field, NULL,
                       "url must be a valid URL: parse %s: missing protocol "
-                      "scheme" GCP_WEBHOOK_FORM, gcp_wh_q(errs, url, strlen(url)));
+                      "scheme" GCP_WEBHOOK_FORM,
+                      gcp_wh_q(errs, url, strlen(url)));
         return;
     }
 
