@@ -10,6 +10,9 @@
 #include "gcp_object.h"
 
 
+static gcp_str_t gcp_object_dump_stored(gcp_arena_t *a, json_t *c);
+
+
 static const char * const  gcp_meta_order[] = {
     "name", "generateName", "namespace", "selfLink", "uid",
     "resourceVersion", "generation", "creationTimestamp",
@@ -314,37 +317,16 @@ gcp_object_ordered(const json_t *src, const char * const *order)
 gcp_str_t
 gcp_object_encode_sorted(gcp_arena_t *a, const json_t *obj)
 {
-    json_t     *c, *meta;
-    gcp_buf_t   b;
-    gcp_str_t   r = gcp_null_string;
+    json_t  *c;
 
     c = json_deep_copy(obj);
-    if (c == NULL) {
-        return r;
-    }
 
-    meta = json_object_get(c, "metadata");
-    if (json_is_object(meta)) {
-        json_object_del(meta, "resourceVersion");
-    }
-
-    if (gcp_json_sort_keys(c, 1) != GCP_OK) {
+    if (c && gcp_json_sort_keys(c, 1) != GCP_OK) {
         json_decref(c);
-        return r;
+        c = NULL;
     }
 
-    gcp_buf_init(&b, a);
-    gcp_json_dump_buf(&b, c, 0);
-    json_decref(c);
-
-    if (gcp_buf_failed(&b)) {
-        return r;
-    }
-
-    r.data = b.data;
-    r.len = b.len;
-
-    return r;
+    return gcp_object_dump_stored(a, c);
 }
 
 
@@ -403,15 +385,18 @@ gcp_object_canonical(const json_t *obj, const char * const *order)
 }
 
 
-gcp_str_t
-gcp_object_encode(gcp_arena_t *a, const json_t *obj,
-    const char * const *order)
+/*
+ * The stored form of c (a new reference, released here; NULL: out of
+ * memory): without metadata.resourceVersion, which storage keeps.
+ */
+
+static gcp_str_t
+gcp_object_dump_stored(gcp_arena_t *a, json_t *c)
 {
-    json_t     *c, *meta;
+    json_t     *meta;
     gcp_buf_t   b;
     gcp_str_t   r = gcp_null_string;
 
-    c = gcp_object_canonical(obj, order);
     if (c == NULL) {
         return r;
     }
@@ -433,6 +418,14 @@ gcp_object_encode(gcp_arena_t *a, const json_t *obj,
     r.len = b.len;
 
     return r;
+}
+
+
+gcp_str_t
+gcp_object_encode(gcp_arena_t *a, const json_t *obj,
+    const char * const *order)
+{
+    return gcp_object_dump_stored(a, gcp_object_canonical(obj, order));
 }
 
 
