@@ -557,6 +557,8 @@ def test_api_resources(server):
         ["resourcequotas", "quota", "v1", "true", "ResourceQuota"],
         ["secrets", "", "v1", "true", "Secret"],
         ["serviceaccounts", "sa", "v1", "true", "ServiceAccount"],
+        ["customresourcedefinitions", "crd,crds", "apiextensions.k8s.io/v1",
+         "false", "CustomResourceDefinition"],
         ["selfsubjectreviews", "", "authentication.k8s.io/v1", "false",
          "SelfSubjectReview"],
         ["tokenreviews", "", "authentication.k8s.io/v1", "false",
@@ -584,6 +586,7 @@ def test_api_resources(server):
                   "name").stdout
     assert out.split() == [
         "namespaces",
+        "customresourcedefinitions.apiextensions.k8s.io",
         "selfsubjectreviews.authentication.k8s.io",
         "tokenreviews.authentication.k8s.io",
         "selfsubjectaccessreviews.authorization.k8s.io",
@@ -604,7 +607,8 @@ def test_api_resources(server):
 
 def test_api_versions(server):
     assert kubectl(server, "api-versions").stdout == (
-        "authentication.k8s.io/v1\nauthorization.k8s.io/v1\n"
+        "apiextensions.k8s.io/v1\nauthentication.k8s.io/v1\n"
+        "authorization.k8s.io/v1\n"
         "coordination.k8s.io/v1\nevents.k8s.io/v1\n"
         "rbac.authorization.k8s.io/v1\nv1\n")
 

@@ -20,8 +20,9 @@ runs the Steps before it first.
 
 Captured discovery documents are narrowed to the groups and resources
 ngx_gcp serves (core configmaps, events, namespaces, resourcequotas,
-secrets, serviceaccounts; authentication.k8s.io; authorization.k8s.io;
-coordination.k8s.io; events.k8s.io; rbac.authorization.k8s.io).  Cases that need
+secrets, serviceaccounts; apiextensions.k8s.io; authentication.k8s.io;
+authorization.k8s.io; coordination.k8s.io; events.k8s.io;
+rbac.authorization.k8s.io).  Cases that need
 compaction run on a second server that compacts every half second.
 """
 
@@ -189,6 +190,19 @@ DISC_APIS = {
    ],
    "preferredVersion": {
     "groupVersion": "rbac.authorization.k8s.io/v1",
+    "version": "v1"
+   }
+  },
+  {
+   "name": "apiextensions.k8s.io",
+   "versions": [
+    {
+     "groupVersion": "apiextensions.k8s.io/v1",
+     "version": "v1"
+    }
+   ],
+   "preferredVersion": {
+    "groupVersion": "apiextensions.k8s.io/v1",
     "version": "v1"
    }
   },
@@ -664,6 +678,62 @@ DISC_V2_APIS = {
   },
   {
    "metadata": {
+    "name": "apiextensions.k8s.io",
+    "creationTimestamp": None
+   },
+   "versions": [
+    {
+     "version": "v1",
+     "resources": [
+      {
+       "resource": "customresourcedefinitions",
+       "responseKind": {
+        "group": "",
+        "version": "",
+        "kind": "CustomResourceDefinition"
+       },
+       "scope": "Cluster",
+       "singularResource": "customresourcedefinition",
+       "verbs": [
+        "create",
+        "delete",
+        "deletecollection",
+        "get",
+        "list",
+        "patch",
+        "update",
+        "watch"
+       ],
+       "shortNames": [
+        "crd",
+        "crds"
+       ],
+       "categories": [
+        "api-extensions"
+       ],
+       "subresources": [
+        {
+         "subresource": "status",
+         "responseKind": {
+          "group": "",
+          "version": "",
+          "kind": "CustomResourceDefinition"
+         },
+         "verbs": [
+          "get",
+          "patch",
+          "update"
+         ]
+        }
+       ]
+      }
+     ],
+     "freshness": "Current"
+    }
+   ]
+  },
+  {
+   "metadata": {
     "name": "coordination.k8s.io",
     "creationTimestamp": None
    },
@@ -916,6 +986,8 @@ STEPS = [
                 "/api/v1",
                 "/apis",
                 "/apis/",
+                "/apis/apiextensions.k8s.io",
+                "/apis/apiextensions.k8s.io/v1",
                 "/apis/authentication.k8s.io",
                 "/apis/authentication.k8s.io/v1",
                 "/apis/authorization.k8s.io",
