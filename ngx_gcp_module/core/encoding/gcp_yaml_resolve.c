@@ -1,28 +1,20 @@
 
 /*
- * What a plain YAML scalar reads back as: go-yaml v2's resolution
- * (resolve.go: integers, floats, base 60 floats, timestamps, booleans,
- * null), so that the encoder quotes every string that would not read
- * back as a string, and writes numbers as they read back; see
- * gcp_yaml_int.h.
+ * go-yaml v2's resolution of scalars (see gcp_yaml_resolve.h): resolve()
+ * of resolve.go with the strconv functions it relies on, for the parser
+ * (gcp_yaml_parse.c) and the encoder (gcp_yaml.c: which strings may be
+ * plain, the text of numbers; see gcp_yaml_int.h).
  */
 
 #include <math.h>
 #include <stdlib.h>
 
 #include "gcp_yaml_int.h"
+#include "gcp_yaml_resolve.h"
 
 
-typedef enum {
-    GCP_GO_NUM_OK = 0,
-    GCP_GO_NUM_SYNTAX,
-    GCP_GO_NUM_RANGE
-} gcp_go_num_rc_t;
-
-
-/* strconv.ParseUint(s, base, 64); base 0 selects by prefix */
-static gcp_go_num_rc_t
-gcp_yaml_parse_uint(const char *s, size_t n, int base, uint64_t *out)
+gcp_go_num_rc_t
+gcp_go_parse_uint(const char *s, size_t n, int base, uint64_t *out)
 {
     int       d;
     size_t    i;
@@ -80,15 +72,16 @@ gcp_yaml_parse_uint(const char *s, size_t n, int base, uint64_t *out)
         }
     }
 
-    *out = v;
+    if (out) {
+        *out = v;
+    }
 
     return range ? GCP_GO_NUM_RANGE : GCP_GO_NUM_OK;
 }
 
 
-/* strconv.ParseInt(s, base, 64) */
-static gcp_go_num_rc_t
-gcp_yaml_parse_int(const char *s, size_t n, int base)
+gcp_go_num_rc_t
+gcp_go_parse_int(const char *s, size_t n, int base, int64_t *out)
 {
     int               neg;
     uint64_t          v;
@@ -102,13 +95,17 @@ gcp_yaml_parse_int(const char *s, size_t n, int base)
         n--;
     }
 
-    rc = gcp_yaml_parse_uint(s, n, base, &v);
+    rc = gcp_go_parse_uint(s, n, base, &v);
     if (rc != GCP_GO_NUM_OK) {
         return rc;
     }
 
     if (v > (uint64_t) INT64_MAX + (neg ? 1 : 0)) {
         return GCP_GO_NUM_RANGE;
+    }
+
+    if (out) {
+        *out = neg ? (int64_t) (0 - v) : (int64_t) v;
     }
 
     return GCP_GO_NUM_OK;
@@ -174,30 +171,39 @@ gcp_yaml_style_float(const char *s, size_t n)
 }
 
 
-/* strconv.ParseFloat() succeeds on a string yamlStyleFloat accepts */
+/*
+ * strconv.ParseFloat(s, 64) on a string yamlStyleFloat accepts: returns 1
+ * and *out when the value is finite (Go fails with ErrRange otherwise;
+ * underflow gives 0 without an error), 0 otherwise.
+ */
 static int
-gcp_yaml_float_ok(const char *s, size_t n)
+gcp_yaml_parse_float(const char *s, size_t n, double *out)
 {
-    char    tmp[128];
+    char    tmp[128], *p;
     double  d;
 
-    if (n >= sizeof(tmp)) {
-        /* long digit strings: finite unless the exponent says otherwise */
-        return 1;
+    p = (n < sizeof(tmp)) ? tmp : malloc(n + 1);
+    if (p == NULL) {
+        return 0;
     }
 
-    memcpy(tmp, s, n);
-    tmp[n] = '\0';
+    memcpy(p, s, n);
+    p[n] = '\0';
 
-    d = strtod(tmp, NULL);
+    d = strtod(p, NULL);
+
+    if (p != tmp) {
+        free(p);
+    }
+
+    *out = d;
 
     return !isinf(d);
 }
 
 
-/* isBase60Float() of encode.go */
-static int
-gcp_yaml_base60(const char *s, size_t n)
+int
+gcp_yaml_is_base60(const char *s, size_t n)
 {
     size_t  i, d;
 
@@ -375,56 +381,69 @@ gcp_yaml_timestamp(const char *s, size_t n)
 }
 
 
-/*
- * Returns 1 if the plain scalar s reads back as a string: resolve() gives
- * !!str and it is not a base 60 float (encode.go, stringv()).
- */
-int
-gcp_yaml_plain_is_str(const char *s, size_t n)
+/* the keys of resolve.go's resolveMap (without "<<", never looked up) */
+
+typedef struct {
+    const char       *s;
+    gcp_yaml_kind_t   kind;
+    int               b;            /* BOOL: 1 true; FLOAT: sign of inf */
+} gcp_yaml_word_t;
+
+
+static const gcp_yaml_word_t  gcp_yaml_words[] = {
+    { "y", GCP_YAML_BOOL, 1 }, { "Y", GCP_YAML_BOOL, 1 },
+    { "yes", GCP_YAML_BOOL, 1 }, { "Yes", GCP_YAML_BOOL, 1 },
+    { "YES", GCP_YAML_BOOL, 1 }, { "true", GCP_YAML_BOOL, 1 },
+    { "True", GCP_YAML_BOOL, 1 }, { "TRUE", GCP_YAML_BOOL, 1 },
+    { "on", GCP_YAML_BOOL, 1 }, { "On", GCP_YAML_BOOL, 1 },
+    { "ON", GCP_YAML_BOOL, 1 },
+    { "n", GCP_YAML_BOOL, 0 }, { "N", GCP_YAML_BOOL, 0 },
+    { "no", GCP_YAML_BOOL, 0 }, { "No", GCP_YAML_BOOL, 0 },
+    { "NO", GCP_YAML_BOOL, 0 }, { "false", GCP_YAML_BOOL, 0 },
+    { "False", GCP_YAML_BOOL, 0 }, { "FALSE", GCP_YAML_BOOL, 0 },
+    { "off", GCP_YAML_BOOL, 0 }, { "Off", GCP_YAML_BOOL, 0 },
+    { "OFF", GCP_YAML_BOOL, 0 },
+    { "", GCP_YAML_NULL, 0 }, { "~", GCP_YAML_NULL, 0 },
+    { "null", GCP_YAML_NULL, 0 }, { "Null", GCP_YAML_NULL, 0 },
+    { "NULL", GCP_YAML_NULL, 0 },
+    { ".nan", GCP_YAML_FLOAT, 0 }, { ".NaN", GCP_YAML_FLOAT, 0 },
+    { ".NAN", GCP_YAML_FLOAT, 0 },
+    { ".inf", GCP_YAML_FLOAT, 1 }, { ".Inf", GCP_YAML_FLOAT, 1 },
+    { ".INF", GCP_YAML_FLOAT, 1 },
+    { "+.inf", GCP_YAML_FLOAT, 1 }, { "+.Inf", GCP_YAML_FLOAT, 1 },
+    { "+.INF", GCP_YAML_FLOAT, 1 },
+    { "-.inf", GCP_YAML_FLOAT, -1 }, { "-.Inf", GCP_YAML_FLOAT, -1 },
+    { "-.INF", GCP_YAML_FLOAT, -1 },
+    { NULL, GCP_YAML_STR, 0 }
+};
+
+
+static gcp_yaml_kind_t
+gcp_yaml_set(gcp_yaml_scalar_t *out, gcp_yaml_kind_t kind)
 {
-    char              c, *plain;
-    size_t            i, k;
-    uint64_t          v;
-    gcp_go_num_rc_t   urc;
+    out->kind = kind;
 
-    static const char  *special[] = {
-        "y", "Y", "yes", "Yes", "YES", "true", "True", "TRUE", "on", "On",
-        "ON", "n", "N", "no", "No", "NO", "false", "False", "FALSE", "off",
-        "Off", "OFF", "", "~", "null", "Null", "NULL", ".nan", ".NaN",
-        ".NAN", ".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF", "-.inf",
-        "-.Inf", "-.INF", NULL
-    };
+    return kind;
+}
 
-    c = n ? s[0] : 'N';
 
-    if (!(c == '+' || c == '-' || c == '.' || gcp_yaml_isdigit(c)
-          || strchr("yYnNtTfFoO~", c) != NULL))
-    {
-        return !gcp_yaml_base60(s, n);
+/* The 'D' and 'S' hints of resolve(): a digit or a sign first. */
+
+static gcp_yaml_kind_t
+gcp_yaml_resolve_number(const char *s, size_t n, unsigned flags,
+    gcp_yaml_scalar_t *out)
+{
+    char             small[64], *plain;
+    size_t           i, k;
+    gcp_yaml_kind_t  kind;
+
+    if ((flags & GCP_YAML_TIMESTAMPS) && gcp_yaml_timestamp(s, n)) {
+        return gcp_yaml_set(out, GCP_YAML_TIMESTAMP);
     }
 
-    for (i = 0; special[i]; i++) {
-        if (strlen(special[i]) == n && memcmp(special[i], s, n) == 0) {
-            return 0;
-        }
-    }
-
-    if (c == '.') {
-        /* ParseFloat(): "." followed by digits, optional exponent */
-        return !(gcp_yaml_style_float(s, n) && gcp_yaml_float_ok(s, n));
-    }
-
-    if (c != '+' && c != '-' && !gcp_yaml_isdigit(c)) {
-        return 1;                       /* keywords were checked above */
-    }
-
-    if (gcp_yaml_timestamp(s, n)) {
-        return 0;
-    }
-
-    plain = malloc(n + 1);
+    plain = (n < sizeof(small)) ? small : malloc(n);
     if (plain == NULL) {
-        return 0;                       /* quoting is always safe */
+        return gcp_yaml_set(out, GCP_YAML_STR);
     }
 
     for (i = 0, k = 0; i < n; i++) {
@@ -433,48 +452,126 @@ gcp_yaml_plain_is_str(const char *s, size_t n)
         }
     }
 
-    if (gcp_yaml_parse_int(plain, k, 0) == GCP_GO_NUM_OK) {
-        goto not_str;
-    }
+    kind = GCP_YAML_STR;
 
-    urc = gcp_yaml_parse_uint(plain, k, 0, &v);
+    if (gcp_go_parse_int(plain, k, 0, &out->i) == GCP_GO_NUM_OK) {
+        kind = GCP_YAML_INT;
 
-    if (urc == GCP_GO_NUM_OK) {
-        goto not_str;
-    }
+    } else if (gcp_go_parse_uint(plain, k, 0, &out->u) == GCP_GO_NUM_OK) {
+        kind = GCP_YAML_UINT;
 
-    if (gcp_yaml_style_float(plain, k) && gcp_yaml_float_ok(plain, k)) {
-        goto not_str;
-    }
+    } else if (gcp_yaml_style_float(plain, k)
+               && gcp_yaml_parse_float(plain, k, &out->f))
+    {
+        kind = GCP_YAML_FLOAT;
 
-    if (k > 2 && plain[0] == '0' && plain[1] == 'b') {
-        if (gcp_yaml_parse_int(plain + 2, k - 2, 2) == GCP_GO_NUM_OK
-            || gcp_yaml_parse_uint(plain + 2, k - 2, 2, &v) == GCP_GO_NUM_OK)
+    } else if (k >= 2 && plain[0] == '0' && plain[1] == 'b') {
+        /* ParseInt(plain[2:], 2), then ParseUint(plain[2:], 2) */
+
+        if (gcp_go_parse_int(plain + 2, k - 2, 2, &out->i)
+            == GCP_GO_NUM_OK)
         {
-            goto not_str;
+            kind = GCP_YAML_INT;
+
+        } else if (gcp_go_parse_uint(plain + 2, k - 2, 2, &out->u)
+                   == GCP_GO_NUM_OK)
+        {
+            kind = GCP_YAML_UINT;
         }
 
-    } else if (k > 3 && plain[0] == '-' && plain[1] == '0' && plain[2] == 'b'
-               && gcp_yaml_parse_uint(plain + 3, k - 3, 2, &v)
-                  == GCP_GO_NUM_OK
-               && v <= (uint64_t) INT64_MAX + 1)
+    } else if (k >= 3 && plain[0] == '-' && plain[1] == '0'
+               && plain[2] == 'b')
     {
-        goto not_str;
+        /* ParseInt("-" + plain[3:], 2) */
+
+        plain[2] = '-';
+
+        if (gcp_go_parse_int(plain + 2, k - 2, 2, &out->i)
+            == GCP_GO_NUM_OK)
+        {
+            kind = GCP_YAML_INT;
+        }
     }
 
-    if (urc == GCP_GO_NUM_RANGE) {
-        goto not_str;                   /* a big.Int */
+    if (plain != small) {
+        free(plain);
     }
 
-    free(plain);
+    return gcp_yaml_set(out, kind);
+}
 
-    return !gcp_yaml_base60(s, n);
 
-not_str:
+gcp_yaml_kind_t
+gcp_yaml_resolve(const char *s, size_t n, unsigned flags,
+    gcp_yaml_scalar_t *out)
+{
+    char                    c;
+    size_t                  i;
+    gcp_yaml_scalar_t       tmp;
+    const gcp_yaml_word_t  *w;
 
-    free(plain);
+    if (out == NULL) {
+        out = &tmp;
+    }
 
-    return 0;
+    memset(out, 0, sizeof(gcp_yaml_scalar_t));
+
+    /* the hint: the first byte, 'N' for the empty string */
+
+    c = n ? s[0] : 'N';
+
+    if (!(c == '+' || c == '-' || c == '.' || gcp_yaml_isdigit(c)
+          || strchr("yYnNtTfFoO~", c) != NULL))
+    {
+        return gcp_yaml_set(out, GCP_YAML_STR);
+    }
+
+    for (i = 0; gcp_yaml_words[i].s; i++) {
+        w = &gcp_yaml_words[i];
+
+        if (strlen(w->s) == n && memcmp(w->s, s, n) == 0) {
+            if (w->kind == GCP_YAML_BOOL) {
+                out->i = w->b;
+
+            } else if (w->kind == GCP_YAML_FLOAT) {
+                out->f = w->b ? w->b * INFINITY : NAN;
+            }
+
+            return gcp_yaml_set(out, w->kind);
+        }
+    }
+
+    if (c == '.') {
+        /* ParseFloat(in): "." followed by digits, optional exponent */
+
+        if (gcp_yaml_style_float(s, n) && gcp_yaml_parse_float(s, n, &out->f))
+        {
+            return gcp_yaml_set(out, GCP_YAML_FLOAT);
+        }
+
+        return gcp_yaml_set(out, GCP_YAML_STR);
+    }
+
+    if (c != '+' && c != '-' && !gcp_yaml_isdigit(c)) {
+        return gcp_yaml_set(out, GCP_YAML_STR);    /* words were checked */
+    }
+
+    return gcp_yaml_resolve_number(s, n, flags, out);
+}
+
+
+/* for the encoder */
+
+
+/*
+ * Returns 1 if the plain scalar s reads back as a string: resolve() gives
+ * !!str and it is not a base 60 float (encode.go, stringv()).
+ */
+int
+gcp_yaml_plain_is_str(const char *s, size_t n)
+{
+    return gcp_yaml_resolve(s, n, GCP_YAML_TIMESTAMPS, NULL) == GCP_YAML_STR
+           && !gcp_yaml_is_base60(s, n);
 }
 
 
@@ -507,7 +604,7 @@ gcp_yaml_number(const json_t *v, char *buf)
 
     neg = (buf[0] == '-');
 
-    if (gcp_yaml_parse_int(buf, n, 10) == GCP_GO_NUM_OK) {
+    if (gcp_go_parse_int(buf, n, 10, NULL) == GCP_GO_NUM_OK) {
         if (neg) {
             for (p = buf + 1; *p == '0' && p[1] != '\0'; p++) {
                 /* void */
@@ -523,7 +620,7 @@ gcp_yaml_number(const json_t *v, char *buf)
         return n;
     }
 
-    if (!neg && gcp_yaml_parse_uint(buf, n, 10, &u) == GCP_GO_NUM_OK) {
+    if (!neg && gcp_go_parse_uint(buf, n, 10, &u) == GCP_GO_NUM_OK) {
         return n;
     }
 
