@@ -104,6 +104,13 @@ void gcp_json_add_string(gcp_buf_t *b, const char *s, size_t len);
 size_t gcp_json_format_float(double v, int fmt, char *buf);
 
 /*
+ * strconv.FormatFloat(v, 'g', -1, 32) into buf (at least 32 bytes): v
+ * rounded to a float32, its shortest digits ("+Inf", "-Inf", "NaN" too).
+ * Returns the length.
+ */
+size_t gcp_json_format_float32(double v, char *buf);
+
+/*
  * Decodes one UTF-8 sequence as Go's utf8.DecodeRune: returns its length
  * (1..4) and sets *rune; an invalid or truncated sequence returns 1 and
  * U+FFFD.  n must be at least 1.

@@ -14,10 +14,11 @@
 /*
  * Sets digits (NUL-terminated, no trailing zeros) and *dp (the decimal
  * point position: v = 0.digits * 10^dp) of the shortest decimal that reads
- * back as v, as Go's strconv does.  v is finite and not zero.
+ * back as v, as Go's strconv does; bits 32: as a float32 (v is one).  v is
+ * finite and not zero.
  */
 static size_t
-gcp_json_shortest(double v, char *digits, int *dp)
+gcp_json_shortest(double v, int bits, char *digits, int *dp)
 {
     int     prec;
     char    tmp[40], *e;
@@ -26,7 +27,9 @@ gcp_json_shortest(double v, char *digits, int *dp)
     for (prec = 1; prec <= 17; prec++) {
         snprintf(tmp, sizeof(tmp), "%.*e", prec - 1, fabs(v));
 
-        if (strtod(tmp, NULL) == fabs(v)) {
+        if (bits == 32 ? (float) strtod(tmp, NULL) == (float) fabs(v)
+                       : strtod(tmp, NULL) == fabs(v))
+        {
             break;
         }
     }
@@ -52,8 +55,33 @@ gcp_json_shortest(double v, char *digits, int *dp)
 }
 
 
+static size_t gcp_json_format_bits(double v, int fmt, int bits, char *buf);
+
+
 size_t
 gcp_json_format_float(double v, int fmt, char *buf)
+{
+    return gcp_json_format_bits(v, fmt, 64, buf);
+}
+
+
+size_t
+gcp_json_format_float32(double v, char *buf)
+{
+    if (isnan(v)) {
+        return (size_t) sprintf(buf, "NaN");
+    }
+
+    if (isinf((float) v)) {
+        return (size_t) sprintf(buf, "%sInf", v < 0 ? "-" : "+");
+    }
+
+    return gcp_json_format_bits((float) v, 'g', 32, buf);
+}
+
+
+static size_t
+gcp_json_format_bits(double v, int fmt, int bits, char *buf)
 {
     int      dp, exp, efmt, i;
     char     digits[24], *p;
@@ -73,7 +101,7 @@ gcp_json_format_float(double v, int fmt, char *buf)
         return (size_t) (p - buf);
     }
 
-    nd = gcp_json_shortest(v, digits, &dp);
+    nd = gcp_json_shortest(v, bits, digits, &dp);
     exp = dp - 1;
 
     if (fmt == 'g') {

@@ -1,0 +1,1475 @@
+
+/*
+ * YAML input (see gcp_yaml_parse.h): libyaml's events decoded in one pass
+ * into the Go values go-yaml v2 gives for an interface{} target
+ * (decode.go's parser and decoder), then converted to JSON
+ * (gcp_yaml_value.c).
+ *
+ * go-yaml first builds a node tree, then decodes it; both phases are done
+ * here as the events arrive, keeping go-yaml's order of errors: a syntax
+ * error, an unknown anchor or a too deep document anywhere in the
+ * document wins over a decoding error (a bad !!int, "anchor 'a' value
+ * contains itself", excessive aliasing...), which is remembered while the
+ * rest of the document is still parsed.  An anchor keeps the decoded
+ * value of its node; an alias shares it (values are never modified once
+ * built) and counts as many decoded nodes as go-yaml's decoder would
+ * spend on it, so that go-yaml's alias ratio applies unchanged.
+ */
+
+#include <stdlib.h>
+#include <yaml.h>
+
+#include "gcp_base64.h"
+#include "gcp_json.h"
+#include "gcp_yaml_parse_int.h"
+#include "gcp_yaml_parse.h"
+#include "gcp_yaml_resolve.h"
+
+
+#define GCP_YAML_TAG_PREFIX   "tag:yaml.org,2002:"
+
+/* decode.go: the share of aliased nodes falls from 99% to 10% between */
+#define GCP_YAML_ALIAS_LOW    400000
+#define GCP_YAML_ALIAS_HIGH   4000000
+
+/* maps of more pairs than this get a hash index of their keys */
+#define GCP_YAML_INDEX_MIN    8
+
+
+typedef struct {
+    gcp_gv_t        *items;         /* malloc'd; a map: key, value, ... */
+    size_t           n;
+    size_t           cap;
+    uint32_t        *index;         /* a map: hash slots, pair + 1 */
+    size_t           icap;
+    uint32_t         line;
+    int              anchor;        /* -1, or its gcp_yanchor_t */
+    size_t           count0;        /* decoded nodes when opened */
+    size_t           dups0;         /* duplicates reported when opened */
+    uint8_t          type;          /* GCP_GV_MAP or GCP_GV_SEQ */
+    unsigned         flow:1;
+    unsigned         merge_value:1; /* the sequence after a "<<" key */
+    unsigned         key_merge:1;   /* a map: the pending key is "<<" */
+} gcp_yframe_t;
+
+
+typedef struct {
+    const char      *name;
+    size_t           len;
+    gcp_gv_t         value;
+    size_t           size;          /* nodes go-yaml decodes for it */
+    size_t           dups0;         /* duplicates reported inside it */
+    size_t           dups1;
+    unsigned         open:1;
+} gcp_yanchor_t;
+
+
+typedef struct {
+    gcp_arena_t     *a;             /* the caller's: messages */
+    gcp_arena_t     *tmp;           /* values, strings, anchors */
+
+    gcp_yframe_t    *frames;
+    size_t           depth;
+    size_t           fcap;
+    size_t           flow;          /* open flow collections */
+    size_t           block;         /* open block collections */
+
+    gcp_gv_t         root;
+
+    gcp_yanchor_t   *anchors;
+    size_t           nanchors;
+    size_t           acap;
+    uint32_t        *aindex;        /* hash slots: anchor + 1 */
+    size_t           aicap;
+
+    size_t           count;         /* nodes decoded, as go-yaml counts */
+    size_t           alias_count;   /* of which through aliases */
+
+    const char     **dups;
+    size_t           ndups;
+    size_t           dcap;
+
+    const char      *error;         /* the first decoding error */
+    const char      *syntax;        /* a parsing error: stop */
+
+    unsigned         strict:1;
+    unsigned         nomem:1;
+    unsigned         have_root:1;
+} gcp_yparser_t;
+
+
+static void gcp_yparse_add(gcp_yparser_t *p, const gcp_gv_t *v,
+    int from_alias);
+
+
+/* errors */
+
+
+static void
+gcp_yparse_nomem(gcp_yparser_t *p)
+{
+    p->nomem = 1;
+
+    if (p->syntax == NULL) {
+        p->syntax = "out of memory";
+    }
+}
+
+
+/* A decoding error: the first is kept, parsing goes on. */
+
+static void
+gcp_yparse_fail(gcp_yparser_t *p, const char *msg)
+{
+    if (p->error == NULL) {
+        p->error = msg ? msg : "";
+
+        if (msg == NULL) {
+            gcp_yparse_nomem(p);
+        }
+    }
+}
+
+
+#define gcp_yparse_failed(p)  ((p)->error != NULL || (p)->syntax != NULL)
+
+
+/*
+ * A parsing error, located as go-yaml's parser.fail() does: the problem's
+ * line (0-based, plus one for scanner errors) when not 0, else the
+ * context's.
+ */
+
+static void
+gcp_yparse_syntax(gcp_yparser_t *p, size_t problem_line, int scanner,
+    size_t context_line, const char *problem)
+{
+    size_t  line;
+
+    if (p->syntax != NULL) {
+        return;
+    }
+
+    line = 0;
+
+    if (problem_line != 0) {
+        line = problem_line + (scanner ? 1 : 0);
+
+    } else if (context_line != 0) {
+        line = context_line;
+    }
+
+    if (line) {
+        p->syntax = gcp_sprintf(p->a, "yaml: line %zu: %s", line, problem);
+
+    } else {
+        p->syntax = gcp_sprintf(p->a, "yaml: %s", problem);
+    }
+
+    if (p->syntax == NULL) {
+        gcp_yparse_nomem(p);
+    }
+}
+
+
+static void
+gcp_yparse_libyaml_error(gcp_yparser_t *p, yaml_parser_t *yp)
+{
+    if (yp->error == YAML_MEMORY_ERROR) {
+        gcp_yparse_nomem(p);
+        return;
+    }
+
+    gcp_yparse_syntax(p, yp->problem_mark.line,
+                      yp->error == YAML_SCANNER_ERROR,
+                      yp->context_mark.line,
+                      yp->problem ? yp->problem
+                                  : "unknown problem parsing YAML content");
+}
+
+
+/* counting decoded nodes (decode.go, allowedAliasRatio()) */
+
+
+static double
+gcp_yparse_alias_ratio(size_t count)
+{
+    if (count <= GCP_YAML_ALIAS_LOW) {
+        return 0.99;
+    }
+
+    if (count >= GCP_YAML_ALIAS_HIGH) {
+        return 0.10;
+    }
+
+    return 0.99 - 0.89 * ((double) (count - GCP_YAML_ALIAS_LOW)
+                          / (double) (GCP_YAML_ALIAS_HIGH
+                                      - GCP_YAML_ALIAS_LOW));
+}
+
+
+static void
+gcp_yparse_count(gcp_yparser_t *p, size_t nodes, size_t aliased)
+{
+    if (gcp_yparse_failed(p)) {
+        return;
+    }
+
+    p->count += nodes;
+    p->alias_count += aliased;
+
+    if ((p->alias_count > 100 && p->count > 1000
+         && (double) p->alias_count / (double) p->count
+            > gcp_yparse_alias_ratio(p->count))
+        || p->alias_count > GCP_YAML_MAX_ALIAS_NODES)
+    {
+        gcp_yparse_fail(p, "yaml: document contains excessive aliasing");
+    }
+}
+
+
+/* duplicate keys (strict) */
+
+
+static void
+gcp_yparse_dup(gcp_yparser_t *p, const char *msg)
+{
+    const char  **d;
+
+    if (msg == NULL) {
+        gcp_yparse_nomem(p);
+        return;
+    }
+
+    if (p->ndups == GCP_YAML_MAX_DUPLICATES) {
+        return;
+    }
+
+    if (p->ndups == p->dcap) {
+        p->dcap = p->dcap ? p->dcap * 2 : 8;
+        d = gcp_alloc(p->tmp, p->dcap * sizeof(const char *));
+        if (d == NULL) {
+            gcp_yparse_nomem(p);
+            return;
+        }
+
+        if (p->ndups) {
+            memcpy(d, p->dups, p->ndups * sizeof(const char *));
+        }
+
+        p->dups = d;
+    }
+
+    p->dups[p->ndups++] = msg;
+}
+
+
+static void
+gcp_yparse_dup_key(gcp_yparser_t *p, const gcp_gv_t *key, uint32_t line)
+{
+    gcp_buf_t  b;
+
+    if (!p->strict || p->ndups == GCP_YAML_MAX_DUPLICATES) {
+        return;
+    }
+
+    gcp_buf_init(&b, p->a);
+    gcp_buf_printf(&b, "line %u: key ", line + 1);
+    gcp_gv_format(&b, key, 1);
+    gcp_buf_addstr(&b, " already set in map");
+
+    gcp_yparse_dup(p, gcp_buf_failed(&b) ? NULL : gcp_buf_cstr(&b));
+}
+
+
+/* anchors: name -> the latest definition */
+
+
+static uint32_t
+gcp_yparse_hash(const char *s, size_t n)
+{
+    size_t    i;
+    uint32_t  h;
+
+    h = 2166136261u;
+
+    for (i = 0; i < n; i++) {
+        h = (h ^ (unsigned char) s[i]) * 16777619u;
+    }
+
+    return h;
+}
+
+
+static gcp_yanchor_t *
+gcp_yparse_anchor_find(gcp_yparser_t *p, const char *name, size_t len,
+    size_t *slot)
+{
+    size_t          i;
+    uint32_t        k;
+    gcp_yanchor_t  *an;
+
+    if (p->aicap == 0) {
+        return NULL;
+    }
+
+    i = gcp_yparse_hash(name, len) & (p->aicap - 1);
+
+    for ( ;; ) {
+        k = p->aindex[i];
+
+        if (k == 0) {
+            if (slot) {
+                *slot = i;
+            }
+
+            return NULL;
+        }
+
+        an = &p->anchors[k - 1];
+
+        if (an->len == len && memcmp(an->name, name, len) == 0) {
+            if (slot) {
+                *slot = i;
+            }
+
+            return an;
+        }
+
+        i = (i + 1) & (p->aicap - 1);
+    }
+}
+
+
+static int
+gcp_yparse_anchor_grow(gcp_yparser_t *p)
+{
+    size_t          i, j, cap;
+    uint32_t       *index;
+    gcp_yanchor_t  *an;
+
+    if (p->nanchors == p->acap) {
+        cap = p->acap ? p->acap * 2 : 16;
+        an = gcp_alloc(p->tmp, cap * sizeof(gcp_yanchor_t));
+        if (an == NULL) {
+            return GCP_ENOMEM;
+        }
+
+        if (p->nanchors) {
+            memcpy(an, p->anchors, p->nanchors * sizeof(gcp_yanchor_t));
+        }
+
+        p->anchors = an;
+        p->acap = cap;
+    }
+
+    if ((p->nanchors + 1) * 2 <= p->aicap) {
+        return GCP_OK;
+    }
+
+    cap = p->aicap ? p->aicap * 2 : 32;
+    index = gcp_calloc(p->tmp, cap * sizeof(uint32_t));
+    if (index == NULL) {
+        return GCP_ENOMEM;
+    }
+
+    for (i = 0; i < p->aicap; i++) {
+        if (p->aindex[i] == 0) {
+            continue;
+        }
+
+        an = &p->anchors[p->aindex[i] - 1];
+        j = gcp_yparse_hash(an->name, an->len) & (cap - 1);
+
+        while (index[j]) {
+            j = (j + 1) & (cap - 1);
+        }
+
+        index[j] = p->aindex[i];
+    }
+
+    p->aindex = index;
+    p->aicap = cap;
+
+    return GCP_OK;
+}
+
+
+/* Registers an anchor, open until its node is decoded; returns it or -1. */
+
+static int
+gcp_yparse_anchor(gcp_yparser_t *p, const yaml_char_t *name)
+{
+    size_t          len, slot;
+    gcp_yanchor_t  *an;
+
+    if (name == NULL) {
+        return -1;
+    }
+
+    len = strlen((const char *) name);
+
+    if (gcp_yparse_anchor_grow(p) != GCP_OK) {
+        gcp_yparse_nomem(p);
+        return -1;
+    }
+
+    an = &p->anchors[p->nanchors];
+    memset(an, 0, sizeof(gcp_yanchor_t));
+
+    an->name = gcp_strndup(p->tmp, (const char *) name, len);
+    if (an->name == NULL) {
+        gcp_yparse_nomem(p);
+        return -1;
+    }
+
+    an->len = len;
+    an->open = 1;
+    an->dups0 = p->ndups;
+
+    /* a redefinition takes the slot: later aliases refer to it */
+
+    (void) gcp_yparse_anchor_find(p, an->name, len, &slot);
+    p->aindex[slot] = (uint32_t) ++p->nanchors;
+
+    return (int) (p->nanchors - 1);
+}
+
+
+static void
+gcp_yparse_anchor_close(gcp_yparser_t *p, int anchor, const gcp_gv_t *v,
+    size_t size)
+{
+    gcp_yanchor_t  *an;
+
+    if (anchor < 0) {
+        return;
+    }
+
+    an = &p->anchors[anchor];
+    an->value = *v;
+    an->size = size;
+    an->dups1 = p->ndups;
+    an->open = 0;
+}
+
+
+/* typed keys of maps (Go's map[interface{}]interface{} equality) */
+
+
+static uint32_t
+gcp_yparse_key_hash(const gcp_gv_t *k)
+{
+    double  f;
+
+    switch (k->type) {
+
+    case GCP_GV_STR:
+        return gcp_yparse_hash(k->v.s, k->n) ^ GCP_GV_STR;
+
+    case GCP_GV_FLOAT:
+        f = (k->v.f == 0) ? 0 : k->v.f;         /* -0 == 0 */
+        return gcp_yparse_hash((const char *) &f, sizeof(double))
+               ^ GCP_GV_FLOAT;
+
+    case GCP_GV_NIL:
+        return GCP_GV_NIL;
+
+    default:
+        return gcp_yparse_hash((const char *) &k->v.u, sizeof(uint64_t))
+               ^ k->type;
+    }
+}
+
+
+static int
+gcp_yparse_key_equal(const gcp_gv_t *a, const gcp_gv_t *b)
+{
+    if (a->type != b->type) {
+        return 0;
+    }
+
+    switch (a->type) {
+
+    case GCP_GV_NIL:
+        return 1;
+
+    case GCP_GV_STR:
+        return a->n == b->n && memcmp(a->v.s, b->v.s, a->n) == 0;
+
+    case GCP_GV_FLOAT:
+        return a->v.f == b->v.f;                /* NaN: never */
+
+    case GCP_GV_UINT:
+        return a->v.u == b->v.u;
+
+    default:
+        return a->v.i == b->v.i;
+    }
+}
+
+
+static void
+gcp_yparse_index_put(gcp_yframe_t *f, size_t pair)
+{
+    size_t  i;
+
+    i = gcp_yparse_key_hash(&f->items[2 * pair]) & (f->icap - 1);
+
+    while (f->index[i]) {
+        i = (i + 1) & (f->icap - 1);
+    }
+
+    f->index[i] = (uint32_t) (pair + 1);
+}
+
+
+/* Keeps a map's index at most half full; returns GCP_OK or GCP_ENOMEM. */
+
+static int
+gcp_yparse_index_grow(gcp_yframe_t *f)
+{
+    size_t     pair, pairs, cap;
+    uint32_t  *index;
+
+    pairs = f->n / 2;
+
+    if (pairs < GCP_YAML_INDEX_MIN || (pairs + 1) * 2 <= f->icap) {
+        return GCP_OK;
+    }
+
+    cap = f->icap ? f->icap * 2 : 4 * GCP_YAML_INDEX_MIN;
+
+    while (cap < (pairs + 1) * 2) {
+        cap *= 2;
+    }
+
+    index = calloc(cap, sizeof(uint32_t));
+    if (index == NULL) {
+        return GCP_ENOMEM;
+    }
+
+    free(f->index);
+    f->index = index;
+    f->icap = cap;
+
+    for (pair = 0; pair < pairs; pair++) {
+        gcp_yparse_index_put(f, pair);
+    }
+
+    return GCP_OK;
+}
+
+
+/* Returns the pair of f whose key equals k, or -1. */
+
+static ssize_t
+gcp_yparse_key_find(gcp_yframe_t *f, const gcp_gv_t *k)
+{
+    size_t  i, pair;
+
+    if (f->index == NULL) {
+        for (pair = 0; pair < f->n / 2; pair++) {
+            if (gcp_yparse_key_equal(&f->items[2 * pair], k)) {
+                return (ssize_t) pair;
+            }
+        }
+
+        return -1;
+    }
+
+    i = gcp_yparse_key_hash(k) & (f->icap - 1);
+
+    while (f->index[i]) {
+        pair = f->index[i] - 1;
+
+        if (gcp_yparse_key_equal(&f->items[2 * pair], k)) {
+            return (ssize_t) pair;
+        }
+
+        i = (i + 1) & (f->icap - 1);
+    }
+
+    return -1;
+}
+
+
+/* frames */
+
+
+static int
+gcp_yparse_push_item(gcp_yframe_t *f, const gcp_gv_t *v)
+{
+    size_t     cap;
+    gcp_gv_t  *items;
+
+    if (f->n == f->cap) {
+        cap = f->cap ? f->cap * 2 : 8;
+        items = realloc(f->items, cap * sizeof(gcp_gv_t));
+        if (items == NULL) {
+            return GCP_ENOMEM;
+        }
+
+        f->items = items;
+        f->cap = cap;
+    }
+
+    f->items[f->n++] = *v;
+
+    return GCP_OK;
+}
+
+
+/*
+ * setMapIndex(): the pair k: v into the map of f; a key already there
+ * gets the new value (strict: reported as go-yaml's UnmarshalStrict
+ * does, at v's line).
+ */
+
+static void
+gcp_yparse_set(gcp_yparser_t *p, gcp_yframe_t *f, const gcp_gv_t *k,
+    const gcp_gv_t *v)
+{
+    ssize_t  pair;
+
+    pair = gcp_yparse_key_find(f, k);
+
+    if (pair >= 0) {
+        gcp_yparse_dup_key(p, k, v->line);
+        f->items[2 * pair + 1] = *v;
+        return;
+    }
+
+    if (gcp_yparse_push_item(f, k) != GCP_OK
+        || gcp_yparse_push_item(f, v) != GCP_OK
+        || gcp_yparse_index_grow(f) != GCP_OK)
+    {
+        gcp_yparse_nomem(p);
+        return;
+    }
+
+    if (f->index) {
+        gcp_yparse_index_put(f, f->n / 2 - 1);
+    }
+}
+
+
+/* merge(): the pairs of a map (or of a sequence of maps, last first). */
+
+static void
+gcp_yparse_merge(gcp_yparser_t *p, gcp_yframe_t *f, const gcp_gv_t *v,
+    int from_alias)
+{
+    size_t           i, j;
+    const gcp_gv_t  *m;
+
+    if (v->type == GCP_GV_SEQ && !from_alias) {
+        for (i = v->n; i > 0; i--) {
+            m = &v->v.items[i - 1];
+
+            for (j = 0; j < m->n; j++) {
+                gcp_yparse_set(p, f, &m->v.items[2 * j],
+                               &m->v.items[2 * j + 1]);
+            }
+        }
+
+        return;
+    }
+
+    if (v->type != GCP_GV_MAP) {
+        gcp_yparse_fail(p, "yaml: map merge requires map or sequence of "
+                        "maps as the value");
+        return;
+    }
+
+    for (j = 0; j < v->n; j++) {
+        gcp_yparse_set(p, f, &v->v.items[2 * j], &v->v.items[2 * j + 1]);
+    }
+}
+
+
+static void
+gcp_yparse_fail_want_map(gcp_yparser_t *p)
+{
+    gcp_yparse_fail(p, "yaml: map merge requires map or sequence of maps "
+                    "as the value");
+}
+
+
+/* Where the next node goes: after a "<<" key, in a merge sequence... */
+
+static gcp_yframe_t *
+gcp_yparse_top(gcp_yparser_t *p)
+{
+    return p->depth ? &p->frames[p->depth - 1] : NULL;
+}
+
+
+static int
+gcp_yparse_at_merge_value(gcp_yparser_t *p)
+{
+    gcp_yframe_t  *f = gcp_yparse_top(p);
+
+    return f && f->type == GCP_GV_MAP && (f->n & 1) && f->key_merge;
+}
+
+
+/* Adds a decoded node to the collection being built (or as the root). */
+
+static void
+gcp_yparse_add(gcp_yparser_t *p, const gcp_gv_t *v, int from_alias)
+{
+    gcp_gv_t       key;
+    gcp_buf_t      b;
+    gcp_yframe_t  *f;
+
+    if (gcp_yparse_failed(p)) {
+        return;
+    }
+
+    f = gcp_yparse_top(p);
+
+    if (f == NULL) {
+        p->root = *v;
+        p->have_root = 1;
+        return;
+    }
+
+    if (f->type == GCP_GV_SEQ) {
+        if (f->merge_value && v->type != GCP_GV_MAP) {
+            gcp_yparse_fail_want_map(p);
+            return;
+        }
+
+        if (gcp_yparse_push_item(f, v) != GCP_OK) {
+            gcp_yparse_nomem(p);
+        }
+
+        return;
+    }
+
+    if ((f->n & 1) == 0) {
+
+        /* a key */
+
+        if (!f->key_merge
+            && (v->type == GCP_GV_MAP || v->type == GCP_GV_SEQ))
+        {
+            gcp_buf_init(&b, p->a);
+            gcp_buf_addstr(&b, "yaml: invalid map key: ");
+            gcp_gv_format(&b, v, 1);
+            gcp_yparse_fail(p, gcp_buf_failed(&b) ? NULL
+                                                   : gcp_buf_cstr(&b));
+            return;
+        }
+
+        if (gcp_yparse_push_item(f, v) != GCP_OK) {
+            gcp_yparse_nomem(p);
+        }
+
+        return;
+    }
+
+    /* a value: the pending key is taken back */
+
+    key = f->items[--f->n];
+
+    if (f->key_merge) {
+        f->key_merge = 0;
+        gcp_yparse_merge(p, f, v, from_alias);
+        return;
+    }
+
+    gcp_yparse_set(p, f, &key, v);
+}
+
+
+/* nodes */
+
+
+/* shortTag() of resolve.go */
+
+static const char *
+gcp_yparse_short_tag(gcp_yparser_t *p, const char *tag)
+{
+    size_t  n = sizeof(GCP_YAML_TAG_PREFIX) - 1;
+
+    if (strncmp(tag, GCP_YAML_TAG_PREFIX, n) == 0) {
+        return gcp_sprintf(p->a, "!!%s", tag + n);
+    }
+
+    return tag;
+}
+
+
+/* The kind a tag asks for, or -1: a tag resolve() leaves alone. */
+
+static int
+gcp_yparse_tag_kind(const char *tag)
+{
+    const char  *t;
+
+    if (strncmp(tag, GCP_YAML_TAG_PREFIX, sizeof(GCP_YAML_TAG_PREFIX) - 1)
+        != 0)
+    {
+        return -1;
+    }
+
+    t = tag + sizeof(GCP_YAML_TAG_PREFIX) - 1;
+
+    if (strcmp(t, "str") == 0) {
+        return GCP_YAML_STR;
+    }
+
+    if (strcmp(t, "null") == 0) {
+        return GCP_YAML_NULL;
+    }
+
+    if (strcmp(t, "bool") == 0) {
+        return GCP_YAML_BOOL;
+    }
+
+    if (strcmp(t, "int") == 0) {
+        return GCP_YAML_INT;
+    }
+
+    if (strcmp(t, "float") == 0) {
+        return GCP_YAML_FLOAT;
+    }
+
+    if (strcmp(t, "timestamp") == 0) {
+        return GCP_YAML_TIMESTAMP;
+    }
+
+    return -1;
+}
+
+
+/* shortTag() of resolve.go for a kind resolve() gave */
+
+static const char *
+gcp_yparse_kind_tag(gcp_yaml_kind_t kind)
+{
+    switch (kind) {
+
+    case GCP_YAML_NULL:
+        return "!!null";
+
+    case GCP_YAML_BOOL:
+        return "!!bool";
+
+    case GCP_YAML_INT:
+    case GCP_YAML_UINT:
+        return "!!int";
+
+    case GCP_YAML_FLOAT:
+        return "!!float";
+
+    case GCP_YAML_TIMESTAMP:
+        return "!!timestamp";
+
+    default:
+        return "!!str";
+    }
+}
+
+
+static int
+gcp_yparse_string(gcp_yparser_t *p, gcp_gv_t *v, const char *s, size_t n)
+{
+    char  *copy;
+
+    copy = gcp_strndup(p->tmp, s, n);
+    if (copy == NULL) {
+        return GCP_ENOMEM;
+    }
+
+    v->type = GCP_GV_STR;
+    v->v.s = copy;
+    v->n = n;
+
+    return GCP_OK;
+}
+
+
+/* !!binary: base64, '\r' and '\n' ignored */
+
+static void
+gcp_yparse_binary(gcp_yparser_t *p, gcp_gv_t *v, const char *s, size_t n)
+{
+    int          rc;
+    gcp_str_t    out;
+    const char  *msg;
+
+    rc = gcp_base64_decode(p->tmp, s, n, &out, &msg);
+
+    if (rc == GCP_ENOMEM) {
+        gcp_yparse_nomem(p);
+        return;
+    }
+
+    if (rc != GCP_OK) {
+        gcp_yparse_fail(p, "yaml: !!binary value contains invalid base64 "
+                        "data");
+        return;
+    }
+
+    v->type = GCP_GV_STR;
+    v->v.s = out.data;
+    v->n = out.len;
+}
+
+
+/* d.scalar() into an interface{}: resolve() by the tag, or a string. */
+
+static void
+gcp_yparse_scalar_value(gcp_yparser_t *p, const yaml_event_t *ev,
+    gcp_gv_t *v)
+{
+    int                 want;
+    size_t              len;
+    const char         *s, *tag;
+    gcp_yaml_kind_t     kind;
+    gcp_yaml_scalar_t   r;
+
+    s = (const char *) ev->data.scalar.value;
+    len = ev->data.scalar.length;
+    tag = (const char *) ev->data.scalar.tag;
+
+    if (tag == NULL && !ev->data.scalar.plain_implicit) {
+        /* quoted, no tag */
+        goto string;
+    }
+
+    if (tag == NULL || tag[0] == '\0') {
+        kind = gcp_yaml_resolve(s, len, GCP_YAML_TIMESTAMPS, &r);
+        goto resolved;
+    }
+
+    if (strcmp(tag, GCP_YAML_TAG_PREFIX "binary") == 0) {
+        gcp_yparse_binary(p, v, s, len);
+        return;
+    }
+
+    want = gcp_yparse_tag_kind(tag);
+
+    if (want < 0 || want == GCP_YAML_STR) {
+        goto string;
+    }
+
+    kind = gcp_yaml_resolve(s, len, want == GCP_YAML_TIMESTAMP
+                                    ? GCP_YAML_TIMESTAMPS : 0, &r);
+
+    if (kind == GCP_YAML_UINT && want == GCP_YAML_INT) {
+        want = GCP_YAML_UINT;
+    }
+
+    if (want == GCP_YAML_FLOAT && kind == GCP_YAML_INT) {
+        r.f = (double) r.i;
+        kind = GCP_YAML_FLOAT;
+    }
+
+    if ((int) kind != want) {
+        gcp_yparse_fail(p, gcp_sprintf(p->a, "yaml: cannot decode %s `%.*s` "
+                                       "as a %s", gcp_yparse_kind_tag(kind),
+                                       (int) len, s,
+                                       gcp_yparse_short_tag(p, tag)));
+        return;
+    }
+
+resolved:
+
+    switch (kind) {
+
+    case GCP_YAML_NULL:
+        v->type = GCP_GV_NIL;
+        return;
+
+    case GCP_YAML_BOOL:
+        v->type = GCP_GV_BOOL;
+        v->v.i = r.i;
+        return;
+
+    case GCP_YAML_INT:
+        v->type = GCP_GV_INT;
+        v->v.i = r.i;
+        return;
+
+    case GCP_YAML_UINT:
+        v->type = GCP_GV_UINT;
+        v->v.u = r.u;
+        return;
+
+    case GCP_YAML_FLOAT:
+        v->type = GCP_GV_FLOAT;
+        v->v.f = r.f;
+        return;
+
+    default:
+        /* strings; timestamps stay strings in an interface{} */
+        break;
+    }
+
+string:
+
+    if (gcp_yparse_string(p, v, s, len) != GCP_OK) {
+        gcp_yparse_nomem(p);
+    }
+}
+
+
+/* isMerge(): a plain "<<" key, or one tagged !!merge */
+
+static int
+gcp_yparse_is_merge(const yaml_event_t *ev)
+{
+    const char  *tag = (const char *) ev->data.scalar.tag;
+
+    return ev->data.scalar.length == 2
+           && memcmp(ev->data.scalar.value, "<<", 2) == 0
+           && (ev->data.scalar.plain_implicit
+               || (tag && strcmp(tag, GCP_YAML_TAG_PREFIX "merge") == 0));
+}
+
+
+static void
+gcp_yparse_scalar(gcp_yparser_t *p, const yaml_event_t *ev)
+{
+    int            anchor, merge_key;
+    gcp_gv_t       v;
+    gcp_yframe_t  *f;
+
+    anchor = gcp_yparse_anchor(p, ev->data.scalar.anchor);
+
+    if (gcp_yparse_failed(p)) {
+        return;
+    }
+
+    f = gcp_yparse_top(p);
+
+    if (gcp_yparse_at_merge_value(p) || (f && f->merge_value)) {
+        /* merge() refuses a scalar before decoding it */
+        gcp_yparse_fail_want_map(p);
+        return;
+    }
+
+    merge_key = f && f->type == GCP_GV_MAP && (f->n & 1) == 0
+                && gcp_yparse_is_merge(ev);
+
+    memset(&v, 0, sizeof(gcp_gv_t));
+    v.line = (uint32_t) ev->start_mark.line;
+
+    if (merge_key) {
+        /* never decoded: merge() takes the value */
+        f->key_merge = 1;
+        v.type = GCP_GV_STR;
+        v.v.s = "<<";
+        v.n = 2;
+
+    } else {
+        gcp_yparse_count(p, 1, 0);
+
+        if (gcp_yparse_failed(p)) {
+            return;
+        }
+
+        gcp_yparse_scalar_value(p, ev, &v);
+
+        if (gcp_yparse_failed(p)) {
+            return;
+        }
+    }
+
+    gcp_yparse_anchor_close(p, anchor, &v, 1);
+    gcp_yparse_add(p, &v, 0);
+}
+
+
+static void
+gcp_yparse_alias(gcp_yparser_t *p, const yaml_event_t *ev)
+{
+    size_t          i, len, end;
+    gcp_gv_t        v;
+    const char     *name;
+    gcp_yanchor_t  *an;
+
+    name = (const char *) ev->data.alias.anchor;
+    len = strlen(name);
+
+    an = gcp_yparse_anchor_find(p, name, len, NULL);
+
+    if (an == NULL) {
+        /* the parser's error: before any decoding error */
+        if (p->syntax == NULL) {
+            p->syntax = gcp_sprintf(p->a, "yaml: unknown anchor '%s' "
+                                    "referenced", name);
+            if (p->syntax == NULL) {
+                gcp_yparse_nomem(p);
+            }
+        }
+
+        return;
+    }
+
+    if (gcp_yparse_failed(p)) {
+        return;
+    }
+
+    gcp_yparse_count(p, 1, 0);
+
+    if (an->open) {
+        gcp_yparse_fail(p, gcp_sprintf(p->a, "yaml: anchor '%s' value "
+                                       "contains itself", name));
+        return;
+    }
+
+    gcp_yparse_count(p, an->size, an->size);
+
+    if (gcp_yparse_failed(p)) {
+        return;
+    }
+
+    /* decoding the node again reports its duplicates again */
+
+    end = an->dups1;
+
+    for (i = an->dups0; i < end; i++) {
+        gcp_yparse_dup(p, p->dups[i]);
+    }
+
+    v = an->value;
+    v.line = (uint32_t) ev->start_mark.line;
+
+    gcp_yparse_add(p, &v, 1);
+}
+
+
+static void
+gcp_yparse_start(gcp_yparser_t *p, const yaml_event_t *ev, uint8_t type)
+{
+    int            flow, merge_value;
+    size_t         cap, limit;
+    gcp_yframe_t  *f, *frames;
+
+    if (type == GCP_GV_SEQ) {
+        flow = ev->data.sequence_start.style == YAML_FLOW_SEQUENCE_STYLE;
+
+    } else {
+        flow = ev->data.mapping_start.style == YAML_FLOW_MAPPING_STYLE;
+    }
+
+    /* the scanner's limits (max_flow_level, max_indents) */
+
+    limit = flow ? ++p->flow : ++p->block;
+
+    if (limit > GCP_YAML_MAX_DEPTH) {
+        gcp_yparse_syntax(p, ev->start_mark.line, 1, 0,
+                          "exceeded max depth of 10000");
+        return;
+    }
+
+    if (p->depth == p->fcap) {
+        cap = p->fcap ? p->fcap * 2 : 16;
+        frames = realloc(p->frames, cap * sizeof(gcp_yframe_t));
+        if (frames == NULL) {
+            gcp_yparse_nomem(p);
+            return;
+        }
+
+        p->frames = frames;
+        p->fcap = cap;
+    }
+
+    f = gcp_yparse_top(p);
+
+    merge_value = type == GCP_GV_SEQ && gcp_yparse_at_merge_value(p);
+
+    if (!gcp_yparse_failed(p) && f && f->merge_value) {
+        /* a sequence in a merge sequence */
+        if (type == GCP_GV_SEQ) {
+            gcp_yparse_fail_want_map(p);
+        }
+    }
+
+    f = &p->frames[p->depth++];
+    memset(f, 0, sizeof(gcp_yframe_t));
+
+    f->type = type;
+    f->flow = flow;
+    f->merge_value = merge_value;
+    f->line = (uint32_t) ev->start_mark.line;
+    f->anchor = gcp_yparse_anchor(p, type == GCP_GV_SEQ
+                                     ? ev->data.sequence_start.anchor
+                                     : ev->data.mapping_start.anchor);
+    f->count0 = p->count;
+    f->dups0 = p->ndups;
+
+    if (!merge_value) {
+        /* merge() decodes the items of its sequence, not the sequence */
+        gcp_yparse_count(p, 1, 0);
+    }
+}
+
+
+static void
+gcp_yparse_end(gcp_yparser_t *p)
+{
+    size_t         size;
+    gcp_gv_t       v, *items;
+    gcp_yframe_t  *f;
+
+    f = &p->frames[--p->depth];
+
+    if (f->flow) {
+        p->flow--;
+
+    } else {
+        p->block--;
+    }
+
+    if (!gcp_yparse_failed(p)) {
+        memset(&v, 0, sizeof(gcp_gv_t));
+        v.type = f->type;
+        v.line = f->line;
+        v.n = (f->type == GCP_GV_MAP) ? f->n / 2 : f->n;
+
+        items = NULL;
+
+        if (f->n) {
+            items = gcp_alloc(p->tmp, f->n * sizeof(gcp_gv_t));
+            if (items == NULL) {
+                gcp_yparse_nomem(p);
+
+            } else {
+                memcpy(items, f->items, f->n * sizeof(gcp_gv_t));
+            }
+        }
+
+        v.v.items = items;
+
+        /* decoded again through an alias, the sequence counts too */
+        size = p->count - f->count0 + (f->merge_value ? 1 : 0);
+
+        gcp_yparse_anchor_close(p, f->anchor, &v, size);
+    }
+
+    free(f->items);
+    free(f->index);
+
+    if (!gcp_yparse_failed(p)) {
+        gcp_yparse_add(p, &v, 0);
+    }
+}
+
+
+static void
+gcp_yparse_document(gcp_yparser_t *p, const yaml_event_t *ev)
+{
+    yaml_version_directive_t  *vd;
+
+    vd = ev->data.document_start.version_directive;
+
+    if (vd && (vd->major != 1 || vd->minor != 1)) {
+        /* go-yaml reads YAML 1.1 only (libyaml accepts 1.2 too) */
+        gcp_yparse_syntax(p, ev->start_mark.line, 0, 0,
+                          "found incompatible YAML document");
+        return;
+    }
+
+    /* the document node is decoded too */
+    gcp_yparse_count(p, 1, 0);
+}
+
+
+static void
+gcp_yparse_cleanup(gcp_yparser_t *p)
+{
+    size_t  i;
+
+    for (i = 0; i < p->depth; i++) {
+        free(p->frames[i].items);
+        free(p->frames[i].index);
+    }
+
+    free(p->frames);
+}
+
+
+/* Runs libyaml over the first document; returns when done or failed. */
+
+static void
+gcp_yparse_run(gcp_yparser_t *p, const char *data, size_t len)
+{
+    int            done;
+    yaml_event_t   ev;
+    yaml_parser_t  yp;
+
+    if (!yaml_parser_initialize(&yp)) {
+        gcp_yparse_nomem(p);
+        return;
+    }
+
+    yaml_parser_set_input_string(&yp, (const unsigned char *) data, len);
+
+    done = 0;
+
+    while (!done && p->syntax == NULL) {
+
+        if (!yaml_parser_parse(&yp, &ev)) {
+            gcp_yparse_libyaml_error(p, &yp);
+            break;
+        }
+
+        switch (ev.type) {
+
+        case YAML_DOCUMENT_START_EVENT:
+            gcp_yparse_document(p, &ev);
+            break;
+
+        case YAML_SCALAR_EVENT:
+            gcp_yparse_scalar(p, &ev);
+            break;
+
+        case YAML_ALIAS_EVENT:
+            gcp_yparse_alias(p, &ev);
+            break;
+
+        case YAML_SEQUENCE_START_EVENT:
+            gcp_yparse_start(p, &ev, GCP_GV_SEQ);
+            break;
+
+        case YAML_MAPPING_START_EVENT:
+            gcp_yparse_start(p, &ev, GCP_GV_MAP);
+            break;
+
+        case YAML_SEQUENCE_END_EVENT:
+        case YAML_MAPPING_END_EVENT:
+            gcp_yparse_end(p);
+            break;
+
+        case YAML_DOCUMENT_END_EVENT:
+        case YAML_STREAM_END_EVENT:
+            /* only the first document is read, as yaml.Unmarshal does */
+            done = 1;
+            break;
+
+        default:
+            break;
+        }
+
+        yaml_event_delete(&ev);
+    }
+
+    yaml_parser_delete(&yp);
+}
+
+
+int
+gcp_yaml_parse(gcp_arena_t *a, const char *data, size_t len,
+    unsigned flags, json_t **out, gcp_yaml_info_t *info)
+{
+    int              rc;
+    size_t           i;
+    json_t          *v;
+    unsigned         json_err;
+    gcp_buf_t        b;
+    const char      *msg;
+    gcp_yparser_t    p;
+    gcp_yaml_info_t  dummy;
+
+    if (info == NULL) {
+        info = &dummy;
+    }
+
+    memset(info, 0, sizeof(gcp_yaml_info_t));
+    memset(&p, 0, sizeof(gcp_yparser_t));
+
+    *out = NULL;
+
+    if (data == NULL) {
+        data = "";
+        len = 0;
+    }
+
+    p.a = a;
+    p.strict = (flags & GCP_YAML_STRICT) ? 1 : 0;
+    p.tmp = gcp_arena_create(0);
+
+    if (p.tmp == NULL) {
+        return GCP_ENOMEM;
+    }
+
+    gcp_yparse_run(&p, data, len);
+    gcp_yparse_cleanup(&p);
+
+    if (p.nomem) {
+        rc = GCP_ENOMEM;
+        goto done;
+    }
+
+    msg = p.syntax ? p.syntax : p.error;
+
+    if (msg) {
+        info->msg = gcp_sprintf(a, "error converting YAML to JSON: %s", msg);
+        rc = info->msg ? GCP_EBADREQUEST : GCP_ENOMEM;
+        goto done;
+    }
+
+    if (!p.have_root) {
+        p.root.type = GCP_GV_NIL;
+    }
+
+    json_err = 0;
+    rc = gcp_gv_to_json(a, p.tmp, &p.root, &v, &info->msg, &json_err);
+
+    if (rc != GCP_OK) {
+        info->json = json_err;
+        goto done;
+    }
+
+    if (gcp_json_arena(a, v) == NULL) {
+        json_decref(v);
+        rc = GCP_ENOMEM;
+        goto done;
+    }
+
+    *out = v;
+
+    if (p.ndups) {
+        info->dups = gcp_alloc(a, p.ndups * sizeof(const char *));
+        if (info->dups == NULL) {
+            rc = GCP_ENOMEM;
+            goto done;
+        }
+
+        gcp_buf_init(&b, a);
+        gcp_buf_addstr(&b, "error converting YAML to JSON: yaml: unmarshal "
+                       "errors:");
+
+        for (i = 0; i < p.ndups; i++) {
+            info->dups[i] = p.dups[i];
+            gcp_buf_printf(&b, "\n  %s", p.dups[i]);
+        }
+
+        info->ndups = p.ndups;
+        info->strict_msg = gcp_buf_failed(&b) ? NULL : gcp_buf_cstr(&b);
+
+        if (info->strict_msg == NULL) {
+            rc = GCP_ENOMEM;
+            goto done;
+        }
+    }
+
+    rc = GCP_OK;
+
+done:
+
+    gcp_arena_destroy(p.tmp);
+
+    if (rc == GCP_ENOMEM) {
+        *out = NULL;
+        info->msg = "out of memory";
+    }
+
+    return rc;
+}

@@ -1,0 +1,300 @@
+
+/*
+ * Deterministic fuzzing of the YAML parser (core/encoding/gcp_yaml_parse.c)
+ * and, through it, of the emitter (gcp_yaml.c): mutated and generated
+ * documents, checking the contract on every run (a value or an error with
+ * kube-apiserver's prefix, strict duplicates only with a value) under ASan
+ * and UBSan, and that every value read survives a round trip through the
+ * emitter: YAML written by gcp_yaml_dump() reads back as the same JSON.  A
+ * fixed seed makes every run identical; a time budget bounds it to a few
+ * seconds.
+ */
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "gcp_json.h"
+#include "gcp_yaml.h"
+#include "gcp_yaml_parse.h"
+
+
+#define FUZZ_SECONDS     3.0
+#define FUZZ_MAX_RUNS    200000
+#define FUZZ_MAX_TEXT    4096
+
+
+static uint64_t  rng = 0x452821e638d01377ULL;
+
+
+static uint64_t
+rnd(void)
+{
+    rng ^= rng >> 12;
+    rng ^= rng << 25;
+    rng ^= rng >> 27;
+
+    return rng * 0x2545f4914f6cdd1dULL;
+}
+
+
+#define pick(n)  ((size_t) (rnd() % (uint64_t) (n)))
+
+
+static const char  *seeds[] = {
+    "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm\n  labels: "
+    "{app: x, tier: y}\n  annotations:\n    note: \"yes\"\ndata:\n  k: v\n"
+    "  lit: |\n    line1\n    line2\n  fold: >-\n    a\n    b\n",
+
+    "a:\n  - b: 1\n    c: [1, 2, {d: e}]\n  - &x f\n  - *x\n"
+    "g: 'single ''quoted'''\nh: \"dq \\n \\t \\u00e9 \\x41\"\n",
+
+    "base: &b {k1: v1, k2: v2}\nuse:\n  <<: *b\n  k1: v3\n"
+    "both:\n  <<: [*b, {k3: 3}]\nlist: [*b, *b]\n",
+
+    "# comment\nk: v # trailing\nempty:\nnull: ~\nnums: [0x1F, 0o17, 1_000, "
+    "1e3, .5, -.inf, 2001-01-01, 18446744073709551615, 1.5e300]\n"
+    "? [complex, key]\n: value\n1: int key\n2.5: float key\ntrue: bool\n",
+
+    "- !!str 1\n- !!int '2'\n- !!float 3\n- !!binary gIGC\n- ! x\n"
+    "- !!timestamp 2001-01-01\n- !local y\n---\nsecond: doc\n",
+
+    "%YAML 1.1\n%TAG !e! tag:example.com,2000:\n--- !e!foo\nx: &a [1, [2, "
+    "[3, *a]]]\n...\n",
+};
+
+
+static const char  *tokens[] = {
+    ":", ": ", " ", "\n", "- ", "-", "[", "]", "{", "}", ",", "? ", "&a ",
+    "*a", "&b ", "*b", "!!str ", "!!int ", "!!binary ", "!!float ", "|",
+    "|-", ">", "'", "\"", "#", "\t", "  ", "\\", "%", "@", "`", "<<: ",
+    "...", "---", "\r\n", "\xc3\xa9", "\xff", "\xef\xbb\xbf", "~", "null",
+    "yes", "0x", "1e999", ".nan", "18446744073709551616", "\"\\u00",
+    "\\x", "\0",
+};
+
+
+/* Appends a random YAML value of at most depth levels to b (flow). */
+static void
+gen_value(gcp_buf_t *b, int depth)
+{
+    size_t       i, n;
+    const char  *keys[] = { "a", "b", "1", "~", "true", "1.5", "<<", "'a'",
+                            "[x]", "0x1", "*a" };
+    const char  *scalars[] = { "x", "1", "-2.5", "yes", "~", "''", "\"q\"",
+                               "0o17", ".inf", "2001-01-01", "*a", "&a v",
+                               "!!str 3", "!!int x", "[]", "{}" };
+
+    switch (depth > 0 ? pick(3) : 2) {
+
+    case 0:
+        gcp_buf_addc(b, '{');
+        n = pick(4);
+        for (i = 0; i < n; i++) {
+            gcp_buf_printf(b, "%s%s: ", i ? ", " : "",
+                           keys[pick(gcp_nelems(keys))]);
+            gen_value(b, depth - 1);
+        }
+        gcp_buf_addc(b, '}');
+        break;
+
+    case 1:
+        gcp_buf_addstr(b, pick(4) ? "[" : "&a [");
+        n = pick(4);
+        for (i = 0; i < n; i++) {
+            if (i) {
+                gcp_buf_add(b, ", ", 2);
+            }
+            gen_value(b, depth - 1);
+        }
+        gcp_buf_addc(b, ']');
+        break;
+
+    default:
+        gcp_buf_addstr(b, scalars[pick(gcp_nelems(scalars))]);
+        break;
+    }
+}
+
+
+/* A mutated copy of text. */
+static void
+mutate(gcp_buf_t *b, const char *text)
+{
+    size_t       i, n, len, at, k;
+    const char  *t;
+
+    len = strlen(text);
+    gcp_buf_add(b, text, len);
+
+    n = 1 + pick(4);
+
+    for (i = 0; i < n && b->len < FUZZ_MAX_TEXT; i++) {
+        at = b->len ? pick(b->len) : 0;
+
+        switch (pick(4)) {
+
+        case 0:
+            if (b->len) {
+                b->data[at] = (char) pick(256);
+            }
+            break;
+
+        case 1:
+            t = tokens[pick(gcp_nelems(tokens))];
+            k = t[0] ? strlen(t) : 1;
+            if (gcp_buf_reserve(b, k) == GCP_OK) {
+                memmove(b->data + at + k, b->data + at, b->len - at);
+                memcpy(b->data + at, t, k);
+                b->len += k;
+            }
+            break;
+
+        case 2:
+            k = pick(16) + 1;
+            k = gcp_min(k, b->len - at);
+            memmove(b->data + at, b->data + at + k, b->len - at - k);
+            b->len -= k;
+            break;
+
+        default:
+            b->len = at;
+            break;
+        }
+    }
+}
+
+
+static const char  *prefix = "error converting YAML to JSON: ";
+
+
+/* Parses one document and checks the contract; returns the code. */
+static int
+run(gcp_arena_t *a, const char *p, size_t len, unsigned flags)
+{
+    int               rc;
+    json_t           *v, *again;
+    gcp_str_t         y, j1, j2;
+    gcp_yaml_info_t   info;
+
+    v = (json_t *) 1;
+
+    rc = gcp_yaml_parse(a, p, len, flags, &v, &info);
+
+    if (rc != GCP_OK) {
+        assert_int_equal(rc, GCP_EBADREQUEST);
+        assert_null(v);
+        assert_non_null(info.msg);
+        assert_true(info.json
+                    || strncmp(info.msg, prefix, strlen(prefix)) == 0);
+        assert_int_equal(info.ndups, 0);
+        return rc;
+    }
+
+    assert_non_null(v);
+    assert_null(info.msg);
+    assert_true(info.ndups <= GCP_YAML_MAX_DUPLICATES);
+    assert_true((info.ndups != 0) == (info.strict_msg != NULL));
+    assert_true(info.ndups == 0 || (flags & GCP_YAML_STRICT));
+
+    /*
+     * The emitter's YAML reads back as the same JSON, except where
+     * JSONToYAML itself changes the value: a key "<<" is written plain and
+     * reads as a merge, a U+0085 (NEL) folds as a line break (Go's JSON
+     * leaves it unescaped for go-yaml to read).
+     */
+
+    j1 = gcp_json_dump(a, v, 0);
+
+    if (strstr(j1.data, "\"\\u003c\\u003c\":") != NULL
+        || strstr(j1.data, "\xc2\x85") != NULL)
+    {
+        return GCP_OK;
+    }
+
+    y = gcp_yaml_dump(a, v);
+    assert_non_null(y.data);
+
+    rc = gcp_yaml_parse(a, y.data, y.len, 0, &again, &info);
+    if (rc != GCP_OK) {
+        fail_msg("%.*s\n=> %s\n=> %s", (int) len, p, y.data, info.msg);
+    }
+
+    j2 = gcp_json_dump(a, again, 0);
+
+    if (strcmp(j1.data, j2.data) != 0) {
+        fail_msg("%.*s\n=> %s\n=> %s\n!= %s", (int) len, p, y.data, j1.data,
+                 j2.data);
+    }
+
+    return GCP_OK;
+}
+
+
+static double
+now(void)
+{
+    struct timespec  ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+
+    return (double) ts.tv_sec + (double) ts.tv_nsec / 1e9;
+}
+
+
+static void
+test_fuzz(void **state)
+{
+    int           ok, runs;
+    double        start;
+    gcp_buf_t     b;
+    gcp_arena_t  *a;
+
+    ok = 0;
+    start = now();
+
+    for (runs = 0; runs < FUZZ_MAX_RUNS; runs++) {
+        if ((runs & 63) == 0 && now() - start > FUZZ_SECONDS) {
+            break;
+        }
+
+        a = gcp_arena_create(0);
+        gcp_buf_init(&b, a);
+
+        if (pick(4) == 0) {
+            gcp_buf_addstr(&b, "x: ");
+            gen_value(&b, 4);
+            gcp_buf_addc(&b, '\n');
+
+        } else {
+            mutate(&b, seeds[pick(gcp_nelems(seeds))]);
+        }
+
+        assert_false(gcp_buf_failed(&b));
+
+        ok += (run(a, b.len ? b.data : "", b.len,
+                   pick(2) ? GCP_YAML_STRICT : 0) == GCP_OK);
+
+        gcp_arena_destroy(a);
+    }
+
+    /* the generators reach the decoder, not only the scanner */
+    assert_true(runs > 1000);
+    assert_true(ok > runs / 10);
+}
+
+
+int
+main(void)
+{
+    const struct CMUnitTest  tests[] = {
+        cmocka_unit_test(test_fuzz),
+    };
+
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
