@@ -102,20 +102,22 @@ int gcp_reg_write_opts(gcp_op_t *op, const char *options_kind, int *dry_run,
 
 /*
  * Decodes a request body into an object of the resource's kind: media
- * type, JSON syntax, apiVersion/kind, field types, unknown and duplicate
- * fields (per fv: warnings or 400), strategy decode checks.  Unknown
- * fields are dropped.  Returns the object (borrowed from the arena), or
- * NULL after responding with the error.
+ * type (JSON, YAML, protobuf), syntax, apiVersion/kind, field types,
+ * unknown and duplicate fields (per fv: warnings or 400), strategy decode
+ * checks.  Unknown fields are dropped.  Returns the object (borrowed from
+ * the arena), or NULL after responding with the error.
  */
 json_t *gcp_reg_decode_body(gcp_op_t *op, gcp_field_validation_t fv);
 
 /*
  * The same checks on an already built object (after a patch): kind and
- * apiVersion must be the resource's, types right, unknown fields per fv.
- * Returns GCP_OK, or responds and returns the error.
+ * apiVersion must be the resource's, types right, unknown fields per fv,
+ * reported after the nstrict strict decoding errors found while parsing
+ * (strict may be NULL).  Returns GCP_OK, or responds and returns the
+ * error.
  */
 int gcp_reg_check_object(gcp_op_t *op, json_t *obj,
-    gcp_field_validation_t fv, const char *raw, size_t raw_len);
+    gcp_field_validation_t fv, const char **strict, size_t nstrict);
 
 /* The kind name as used inside decoding messages ("core.ConfigMap"). */
 const char *gcp_reg_internal_kind(gcp_op_t *op);

@@ -11,21 +11,60 @@
 #include "gcp_json.h"
 #include "gcp_protobuf.h"
 #include "gcp_schema_check.h"
+#include "gcp_yaml_parse.h"
 
 
 #define GCP_BODY_SNIPPET  30
 
 
+/*
+ * summarizeData() of the handlers: the body's first bytes as they are
+ * when it starts with '{', in hex otherwise.
+ */
 static const char *
 gcp_body_snippet(gcp_op_t *op)
 {
-    gcp_str_t  body = op->req->body;
+    size_t      i, n;
+    gcp_buf_t   b;
+    gcp_str_t   body = op->req->body;
 
-    if (body.len > GCP_BODY_SNIPPET) {
-        return gcp_sprintf(op->a, "%.*s ...", GCP_BODY_SNIPPET, body.data);
+    static const char  hex[] = "0123456789abcdef";
+
+    if (body.data == NULL || body.len == 0) {
+        return "<empty>";
     }
 
-    return gcp_strndup(op->a, body.data, body.len);
+    n = gcp_min(body.len, GCP_BODY_SNIPPET);
+
+    gcp_buf_init(&b, op->a);
+
+    if (body.data[0] == '{') {
+        gcp_buf_add(&b, body.data, n);
+
+    } else {
+        for (i = 0; i < n; i++) {
+            gcp_buf_addc(&b, hex[(unsigned char) body.data[i] >> 4]);
+            gcp_buf_addc(&b, hex[(unsigned char) body.data[i] & 0x0f]);
+        }
+    }
+
+    if (body.len > GCP_BODY_SNIPPET) {
+        gcp_buf_add(&b, " ...", 4);
+    }
+
+    return gcp_buf_cstr(&b);
+}
+
+
+/* "the object provided is unrecognized (must be of type KIND): msg (body)" */
+
+static void
+gcp_body_unrecognized(gcp_op_t *op, const char *msg)
+{
+    gcp_op_error(op, GCP_EBADREQUEST,
+                 gcp_sprintf(op->a, "the object provided is unrecognized "
+                             "(must be of type %s): %s (%s)", op->res->kind,
+                             msg, gcp_body_snippet(op)), NULL);
 }
 
 
@@ -252,11 +291,71 @@ gcp_body_unknown(gcp_op_t *op, json_t *obj, const char ***unknown,
 }
 
 
-/* Reports unknown and duplicate fields per fv; drops unknown fields. */
+/*
+ * A strict decoding error as warnings: a YAML one ("yaml: unmarshal
+ * errors:\n  line 6: ...", maybe after "error converting YAML to JSON: ")
+ * line by line, as parseYAMLWarnings() of the handlers splits it.
+ */
+
+static void
+gcp_body_warn_strict(gcp_op_t *op, const char *err)
+{
+    size_t       i, n;
+    const char  *p, *end;
+
+    static const char  *prefixes[] = {
+        "yaml: unmarshal errors:\n",
+        "error converting YAML to JSON: yaml: unmarshal errors:\n"
+    };
+
+    for (i = 0; i < gcp_nelems(prefixes); i++) {
+        n = strlen(prefixes[i]);
+
+        if (strncmp(err, prefixes[i], n) == 0) {
+            break;
+        }
+    }
+
+    if (i == gcp_nelems(prefixes)) {
+        gcp_op_warning(op, err);
+        return;
+    }
+
+    for (p = err + n; *p; p = *end ? end + 1 : end) {
+        end = strchr(p, '\n');
+        if (end == NULL) {
+            end = p + strlen(p);
+        }
+
+        /* strings.TrimSpace() */
+
+        while (p < end && (*p == ' ' || *p == '\t' || *p == '\r')) {
+            p++;
+        }
+
+        n = (size_t) (end - p);
+
+        while (n && (p[n - 1] == ' ' || p[n - 1] == '\t'
+                     || p[n - 1] == '\r'))
+        {
+            n--;
+        }
+
+        if (n) {
+            gcp_op_warning(op, gcp_strndup(op->a, p, n));
+        }
+    }
+}
+
+
+/*
+ * Reports the strict decoding errors found while parsing (duplicate
+ * fields) and the unknown fields per fv; drops unknown fields.
+ */
 
 static int
 gcp_body_fields(gcp_op_t *op, json_t *obj, gcp_field_validation_t fv,
-    const char **dups, size_t ndups)
+    const char **strict, size_t nstrict)
 {
     size_t        i, n;
     gcp_buf_t     b;
@@ -268,14 +367,13 @@ gcp_body_fields(gcp_op_t *op, json_t *obj, gcp_field_validation_t fv,
         return GCP_EBADREQUEST;
     }
 
-    if (fv == GCP_FV_IGNORE || (n == 0 && ndups == 0)) {
+    if (fv == GCP_FV_IGNORE || (n == 0 && nstrict == 0)) {
         return GCP_OK;
     }
 
     if (fv == GCP_FV_WARN) {
-        for (i = 0; i < ndups; i++) {
-            gcp_op_warning(op, gcp_sprintf(op->a, "duplicate field \"%s\"",
-                                           dups[i]));
+        for (i = 0; i < nstrict; i++) {
+            gcp_body_warn_strict(op, strict[i]);
         }
 
         for (i = 0; i < n; i++) {
@@ -289,14 +387,13 @@ gcp_body_fields(gcp_op_t *op, json_t *obj, gcp_field_validation_t fv,
     gcp_buf_init(&b, op->a);
     gcp_buf_addstr(&b, "strict decoding error: ");
 
-    for (i = 0; i < ndups; i++) {
-        gcp_buf_printf(&b, "%sduplicate field \"%s\"", i ? ", " : "",
-                       dups[i]);
+    for (i = 0; i < nstrict; i++) {
+        gcp_buf_printf(&b, "%s%s", i ? ", " : "", strict[i]);
     }
 
     for (i = 0; i < n; i++) {
-        gcp_buf_printf(&b, "%sunknown field \"%s\"", (i || ndups) ? ", " : "",
-                       unknown[i]);
+        gcp_buf_printf(&b, "%sunknown field \"%s\"",
+                       (i || nstrict) ? ", " : "", unknown[i]);
     }
 
     gcp_body_cannot_handle(op, op->res->kind, op->res->version,
@@ -591,11 +688,10 @@ gcp_body_normalize(const gcp_schema_set_t *set, const json_t *node,
 
 int
 gcp_reg_check_object(gcp_op_t *op, json_t *obj, gcp_field_validation_t fv,
-    const char *raw, size_t raw_len)
+    const char **strict, size_t nstrict)
 {
     int                    rc;
-    size_t                 ndups;
-    const char            *msg, **dups;
+    const char            *msg;
     const gcp_strategy_t  *st = op->res->strategy;
 
     if (!json_is_object(obj)) {
@@ -624,17 +720,7 @@ gcp_reg_check_object(gcp_op_t *op, json_t *obj, gcp_field_validation_t fv,
         }
     }
 
-    dups = NULL;
-    ndups = 0;
-
-    if (raw && fv != GCP_FV_IGNORE
-        && gcp_json_duplicates(op->a, raw, raw_len, &dups, &ndups)
-           != GCP_OK)
-    {
-        ndups = 0;
-    }
-
-    rc = gcp_body_fields(op, obj, fv, dups, ndups);
+    rc = gcp_body_fields(op, obj, fv, strict, nstrict);
     if (rc != GCP_OK) {
         return rc;
     }
@@ -721,12 +807,111 @@ gcp_reg_decode_protobuf(gcp_op_t *op, gcp_field_validation_t fv)
 }
 
 
+/*
+ * Parses a YAML body as kube-apiserver's YAML serializer does
+ * (YAMLToJSON, then the JSON read for apiVersion and kind); with strict
+ * checks, *strict gets YAMLToJSONStrict's error, if any.  Returns the
+ * value (arena), or NULL after responding.
+ */
+
+static json_t *
+gcp_reg_parse_yaml(gcp_op_t *op, gcp_field_validation_t fv,
+    const char ***strict, size_t *nstrict)
+{
+    int              rc;
+    json_t          *obj;
+    gcp_str_t        body = op->req->body;
+    gcp_yaml_info_t  info;
+
+    rc = gcp_yaml_parse(op->a, body.data, body.len,
+                        fv != GCP_FV_IGNORE ? GCP_YAML_STRICT : 0, &obj,
+                        &info);
+
+    if (rc == GCP_EBADREQUEST) {
+        gcp_body_unrecognized(op, info.json
+                              ? gcp_sprintf(op->a, "couldn't get "
+                                            "version/kind; json parse "
+                                            "error: %s", info.msg)
+                              : info.msg);
+        return NULL;
+    }
+
+    if (rc != GCP_OK) {
+        gcp_op_error(op, rc, NULL, NULL);
+        return NULL;
+    }
+
+    if (info.strict_msg) {
+        *strict = gcp_alloc(op->a, sizeof(const char *));
+        if (*strict == NULL) {
+            gcp_op_error(op, GCP_ENOMEM, NULL, NULL);
+            return NULL;
+        }
+
+        (*strict)[0] = info.strict_msg;
+        *nstrict = 1;
+    }
+
+    return obj;
+}
+
+
+/*
+ * Parses a JSON body; with strict checks, *strict gets the duplicate
+ * fields.  Returns the value (arena), or NULL after responding.
+ */
+
+static json_t *
+gcp_reg_parse_json(gcp_op_t *op, gcp_field_validation_t fv,
+    const char ***strict, size_t *nstrict)
+{
+    size_t        i, ndups;
+    json_t       *obj;
+    gcp_str_t     body = op->req->body;
+    const char   *msg, **dups;
+
+    if (body.data == NULL || body.len == 0) {
+        gcp_body_unrecognized(op, "couldn't get version/kind; json parse "
+                              "error: unexpected end of JSON input");
+        return NULL;
+    }
+
+    obj = gcp_json_parse(op->a, body.data, body.len, &msg);
+
+    if (obj == NULL) {
+        gcp_body_unrecognized(op, gcp_sprintf(op->a, "couldn't get "
+                                              "version/kind; json parse "
+                                              "error: %s", msg));
+        return NULL;
+    }
+
+    dups = NULL;
+    ndups = 0;
+
+    if (fv != GCP_FV_IGNORE
+        && gcp_json_duplicates(op->a, body.data, body.len, &dups, &ndups)
+           != GCP_OK)
+    {
+        ndups = 0;
+    }
+
+    for (i = 0; i < ndups; i++) {
+        dups[i] = gcp_sprintf(op->a, "duplicate field \"%s\"", dups[i]);
+    }
+
+    *strict = dups;
+    *nstrict = ndups;
+
+    return obj;
+}
+
+
 json_t *
 gcp_reg_decode_body(gcp_op_t *op, gcp_field_validation_t fv)
 {
     json_t       *obj;
-    const char   *ct, *msg;
-    gcp_str_t     body;
+    size_t        nstrict;
+    const char   *ct, **strict;
 
     ct = gcp_media_content_type(op->a, op->req->content_type);
 
@@ -736,8 +921,18 @@ gcp_reg_decode_body(gcp_op_t *op, gcp_field_validation_t fv)
         return gcp_reg_decode_protobuf(op, fv);
     }
 
-    if (ct[0] && strcmp(ct, "application/json") != 0 && strcmp(ct, "*/*"))
+    strict = NULL;
+    nstrict = 0;
+
+    if (strcmp(ct, "application/yaml") == 0) {
+        obj = gcp_reg_parse_yaml(op, fv, &strict, &nstrict);
+
+    } else if (ct[0] == '\0' || strcmp(ct, "application/json") == 0
+               || strcmp(ct, "*/*") == 0)
     {
+        obj = gcp_reg_parse_json(op, fv, &strict, &nstrict);
+
+    } else {
         gcp_op_error(op, GCP_EMEDIATYPE,
                      "the body of the request was in an unknown format - "
                      "accepted media types include: application/json, "
@@ -746,44 +941,30 @@ gcp_reg_decode_body(gcp_op_t *op, gcp_field_validation_t fv)
         return NULL;
     }
 
-    body = op->req->body;
-
-    if (body.data == NULL || body.len == 0) {
-        gcp_op_error(op, GCP_EBADREQUEST,
-                     gcp_sprintf(op->a, "the object provided is "
-                                 "unrecognized (must be of type %s): "
-                                 "couldn't get version/kind; json parse "
-                                 "error: unexpected end of JSON input ()",
-                                 op->res->kind), NULL);
+    if (obj == NULL) {
         return NULL;
     }
-
-    obj = gcp_json_parse(op->a, body.data, body.len, &msg);
 
     if (json_is_null(obj)) {
         /* Go decodes null into the zero value of the type */
         obj = gcp_json_arena(op->a, json_object());
+        if (obj == NULL) {
+            gcp_op_error(op, GCP_ENOMEM, NULL, NULL);
+            return NULL;
+        }
     }
 
-    if (obj == NULL || !json_is_object(obj)) {
-        if (obj) {
-            msg = gcp_sprintf(op->a, "json: cannot unmarshal %s into Go "
-                              "value of type struct { APIVersion string "
-                              "\"json:\\\"apiVersion,omitempty\\\"\"; Kind "
-                              "string \"json:\\\"kind,omitempty\\\"\" }",
-                              gcp_json_go_kind(obj));
-        }
-
-        gcp_op_error(op, GCP_EBADREQUEST,
-                     gcp_sprintf(op->a, "the object provided is "
-                                 "unrecognized (must be of type %s): "
-                                 "couldn't get version/kind; json parse "
-                                 "error: %s (%s)", op->res->kind, msg,
-                                 gcp_body_snippet(op)), NULL);
+    if (!json_is_object(obj)) {
+        gcp_body_unrecognized(op, gcp_sprintf(op->a, "couldn't get "
+                              "version/kind; json parse error: json: cannot "
+                              "unmarshal %s into Go value of type struct { "
+                              "APIVersion string \"json:\\\"apiVersion,"
+                              "omitempty\\\"\"; Kind string \"json:\\\"kind,"
+                              "omitempty\\\"\" }", gcp_json_go_kind(obj)));
         return NULL;
     }
 
-    if (gcp_reg_check_object(op, obj, fv, body.data, body.len) != GCP_OK) {
+    if (gcp_reg_check_object(op, obj, fv, strict, nstrict) != GCP_OK) {
         return NULL;
     }
 
