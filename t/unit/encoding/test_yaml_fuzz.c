@@ -1,7 +1,8 @@
 
 /*
- * Deterministic fuzzing of the YAML parser (core/encoding/gcp_yaml_parse.c)
- * and, through it, of the emitter (gcp_yaml.c): mutated and generated
+ * Deterministic fuzzing of the YAML parser (core/encoding/gcp_yaml_parse.c),
+ * the manifest reader (gcp_manifest.c) and, through the parser, of the
+ * emitter (gcp_yaml.c): mutated and generated
  * documents, checking the contract on every run (a value or an error with
  * kube-apiserver's prefix, strict duplicates only with a value) under ASan
  * and UBSan, and that every value read survives a round trip through the
@@ -20,6 +21,7 @@
 #include <time.h>
 
 #include "gcp_json.h"
+#include "gcp_manifest.h"
 #include "gcp_yaml.h"
 #include "gcp_yaml_parse.h"
 
@@ -173,6 +175,24 @@ mutate(gcp_buf_t *b, const char *text)
 static const char  *prefix = "error converting YAML to JSON: ";
 
 
+/* Reads p as a manifest file: objects or messages, never both. */
+static void
+run_manifest(gcp_arena_t *a, const char *p, size_t len)
+{
+    size_t               i, n;
+    gcp_manifest_obj_t  *objs;
+
+    assert_int_equal(gcp_manifest_read(a, p, len, &objs, &n), GCP_OK);
+
+    for (i = 0; i < n; i++) {
+        assert_true((objs[i].obj == NULL) != (objs[i].msg == NULL));
+        assert_true(objs[i].obj == NULL || json_is_object(objs[i].obj));
+        assert_true(objs[i].line >= 1);
+        assert_true(i == 0 || objs[i].doc >= objs[i - 1].doc);
+    }
+}
+
+
 /* Parses one document and checks the contract; returns the code. */
 static int
 run(gcp_arena_t *a, const char *p, size_t len, unsigned flags)
@@ -279,6 +299,8 @@ test_fuzz(void **state)
 
         ok += (run(a, b.len ? b.data : "", b.len,
                    pick(2) ? GCP_YAML_STRICT : 0) == GCP_OK);
+
+        run_manifest(a, b.len ? b.data : "", b.len);
 
         gcp_arena_destroy(a);
     }
