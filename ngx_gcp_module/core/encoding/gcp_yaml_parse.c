@@ -802,43 +802,37 @@ gcp_yparse_short_tag(gcp_yparser_t *p, const char *tag)
 }
 
 
+/* the tags resolve() knows, by the kind they ask for */
+
+static const struct {
+    const char       *name;         /* after "tag:yaml.org,2002:" */
+    gcp_yaml_kind_t   kind;
+} gcp_yparse_tags[] = {
+    { "str", GCP_YAML_STR },
+    { "null", GCP_YAML_NULL },
+    { "bool", GCP_YAML_BOOL },
+    { "int", GCP_YAML_INT },
+    { "int", GCP_YAML_UINT },
+    { "float", GCP_YAML_FLOAT },
+    { "timestamp", GCP_YAML_TIMESTAMP },
+};
+
+
 /* The kind a tag asks for, or -1: a tag resolve() leaves alone. */
 
 static int
 gcp_yparse_tag_kind(const char *tag)
 {
-    const char  *t;
+    size_t  i, n = sizeof(GCP_YAML_TAG_PREFIX) - 1;
 
-    if (strncmp(tag, GCP_YAML_TAG_PREFIX, sizeof(GCP_YAML_TAG_PREFIX) - 1)
-        != 0)
-    {
+    if (strncmp(tag, GCP_YAML_TAG_PREFIX, n) != 0) {
         return -1;
     }
 
-    t = tag + sizeof(GCP_YAML_TAG_PREFIX) - 1;
-
-    if (strcmp(t, "str") == 0) {
-        return GCP_YAML_STR;
-    }
-
-    if (strcmp(t, "null") == 0) {
-        return GCP_YAML_NULL;
-    }
-
-    if (strcmp(t, "bool") == 0) {
-        return GCP_YAML_BOOL;
-    }
-
-    if (strcmp(t, "int") == 0) {
-        return GCP_YAML_INT;
-    }
-
-    if (strcmp(t, "float") == 0) {
-        return GCP_YAML_FLOAT;
-    }
-
-    if (strcmp(t, "timestamp") == 0) {
-        return GCP_YAML_TIMESTAMP;
+    for (i = 0; i < gcp_nelems(gcp_yparse_tags); i++) {
+        if (strcmp(tag + n, gcp_yparse_tags[i].name) == 0) {
+            return gcp_yparse_tags[i].kind;
+        }
     }
 
     return -1;
@@ -848,29 +842,17 @@ gcp_yparse_tag_kind(const char *tag)
 /* shortTag() of resolve.go for a kind resolve() gave */
 
 static const char *
-gcp_yparse_kind_tag(gcp_yaml_kind_t kind)
+gcp_yparse_kind_tag(gcp_yparser_t *p, gcp_yaml_kind_t kind)
 {
-    switch (kind) {
+    size_t  i;
 
-    case GCP_YAML_NULL:
-        return "!!null";
-
-    case GCP_YAML_BOOL:
-        return "!!bool";
-
-    case GCP_YAML_INT:
-    case GCP_YAML_UINT:
-        return "!!int";
-
-    case GCP_YAML_FLOAT:
-        return "!!float";
-
-    case GCP_YAML_TIMESTAMP:
-        return "!!timestamp";
-
-    default:
-        return "!!str";
+    for (i = 0; i < gcp_nelems(gcp_yparse_tags); i++) {
+        if (gcp_yparse_tags[i].kind == kind) {
+            return gcp_sprintf(p->a, "!!%s", gcp_yparse_tags[i].name);
+        }
     }
+
+    return "!!str";
 }
 
 
@@ -971,7 +953,7 @@ gcp_yparse_scalar_value(gcp_yparser_t *p, const yaml_event_t *ev,
 
     if ((int) kind != want) {
         gcp_yparse_fail(p, gcp_sprintf(p->a, "yaml: cannot decode %s `%.*s` "
-                                       "as a %s", gcp_yparse_kind_tag(kind),
+                                       "as a %s", gcp_yparse_kind_tag(p, kind),
                                        (int) len, s,
                                        gcp_yparse_short_tag(p, tag)));
         return;

@@ -15,9 +15,9 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 
 #include "gcp_patch.h"
+#include "support_fuzz.h"
 #include "support_patch.h"
 
 
@@ -26,23 +26,11 @@
 #define FUZZ_MAX_TEXT    4096
 
 
-static uint64_t           rng = 0x243f6a8885a308d3ULL;
 static gcp_schema_set_t  *set;
 static const json_t      *schema;
 
 
-static uint64_t
-rnd(void)
-{
-    rng ^= rng >> 12;
-    rng ^= rng << 25;
-    rng ^= rng >> 27;
-
-    return rng * 0x2545f4914f6cdd1dULL;
-}
-
-
-#define pick(n)  ((size_t) (rnd() % (uint64_t) (n)))
+#define pick(n)  fuzz_pick(n)
 
 
 static const char  *schema_doc =
@@ -118,50 +106,21 @@ static const char  *patches[] = {
 };
 
 
-/* Appends a random JSON value of at most depth levels to b. */
-static void
-gen_value(gcp_buf_t *b, int depth)
-{
-    size_t       i, n;
-    const char  *keys[] = { "name", "uid", "a", "ints", "items", "$patch",
-                            "$retainKeys", "labels", "metadata", "keep" };
-    const char  *scalars[] = { "null", "true", "1", "2.5", "\"a\"",
-                               "\"delete\"", "\"replace\"", "-3", "\"b\"" };
+static const char  *gen_keys[] = {
+    "\"name\"", "\"uid\"", "\"a\"", "\"ints\"", "\"items\"", "\"$patch\"",
+    "\"$retainKeys\"", "\"labels\"", "\"metadata\"", "\"keep\""
+};
 
-    switch (depth > 0 ? pick(4) : 3) {
+static const char  *gen_scalars[] = {
+    "null", "true", "1", "2.5", "\"a\"", "\"delete\"", "\"replace\"", "-3",
+    "\"b\""
+};
 
-    case 0:
-        gcp_buf_addc(b, '{');
-        n = pick(4);
-        for (i = 0; i < n; i++) {
-            gcp_buf_printf(b, "%s\"%s\":", i ? "," : "",
-                           keys[pick(gcp_nelems(keys))]);
-            gen_value(b, depth - 1);
-        }
-        gcp_buf_addc(b, '}');
-        break;
-
-    case 1:
-        gcp_buf_addc(b, '[');
-        n = pick(4);
-        for (i = 0; i < n; i++) {
-            if (i) {
-                gcp_buf_addc(b, ',');
-            }
-            gen_value(b, depth - 1);
-        }
-        gcp_buf_addc(b, ']');
-        break;
-
-    case 2:
-        gcp_buf_printf(b, "{\"name\":%s}", scalars[pick(gcp_nelems(scalars))]);
-        break;
-
-    default:
-        gcp_buf_addstr(b, scalars[pick(gcp_nelems(scalars))]);
-        break;
-    }
-}
+/* random JSON values */
+static const fuzz_grammar_t  json_grammar = {
+    gen_keys, gcp_nelems(gen_keys), gen_scalars, gcp_nelems(gen_scalars),
+    ":", ",", NULL
+};
 
 
 /* Appends a random JSON pointer into doc-like shapes. */
@@ -197,63 +156,11 @@ gen_json_patch(gcp_buf_t *b)
         gcp_buf_addstr(b, "\",\"from\":\"");
         gen_path(b);
         gcp_buf_addstr(b, "\",\"value\":");
-        gen_value(b, 3);
+        fuzz_gen_value(b, &json_grammar, 3);
         gcp_buf_addc(b, '}');
     }
 
     gcp_buf_addc(b, ']');
-}
-
-
-/* A mutated copy of text. */
-static void
-mutate(gcp_buf_t *b, const char *text)
-{
-    size_t       i, n, len, at, k;
-    const char  *t;
-
-    len = strlen(text);
-    gcp_buf_add(b, text, len);
-
-    n = 1 + pick(4);
-
-    for (i = 0; i < n && b->len < FUZZ_MAX_TEXT; i++) {
-        at = b->len ? pick(b->len) : 0;
-
-        switch (pick(4)) {
-
-        case 0:
-            /* overwrite a byte */
-            if (b->len) {
-                b->data[at] = (char) pick(256);
-            }
-            break;
-
-        case 1:
-            /* insert a token */
-            t = tokens[pick(gcp_nelems(tokens))];
-            k = strlen(t);
-            if (gcp_buf_reserve(b, k) == GCP_OK) {
-                memmove(b->data + at + k, b->data + at, b->len - at);
-                memcpy(b->data + at, t, k);
-                b->len += k;
-            }
-            break;
-
-        case 2:
-            /* delete a range */
-            k = pick(16) + 1;
-            k = gcp_min(k, b->len - at);
-            memmove(b->data + at, b->data + at + k, b->len - at - k);
-            b->len -= k;
-            break;
-
-        default:
-            /* truncate */
-            b->len = at;
-            break;
-        }
-    }
 }
 
 
@@ -307,17 +214,6 @@ run(gcp_arena_t *a, patch_pt fn, json_t *doc, const char *before,
 }
 
 
-static double
-now(void)
-{
-    struct timespec  ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-
-    return (double) ts.tv_sec + (double) ts.tv_nsec / 1e9;
-}
-
-
 static void
 test_fuzz(void **state)
 {
@@ -329,6 +225,8 @@ test_fuzz(void **state)
     const char   *err, *before[gcp_nelems(docs)];
     gcp_arena_t  *a, *keep;
     patch_pt      fns[3] = { gcp_patch_json, gcp_patch_merge, smp_adapter };
+
+    fuzz_seed(0x243f6a8885a308d3ULL);
 
     keep = gcp_arena_create(0);
 
@@ -345,13 +243,11 @@ test_fuzz(void **state)
     }
 
     memset(ok, 0, sizeof(ok));
-    start = now();
+    start = fuzz_now();
 
-    for (runs = 0; runs < FUZZ_MAX_RUNS; runs++) {
-        if ((runs & 63) == 0 && now() - start > FUZZ_SECONDS) {
-            break;
-        }
-
+    for (runs = 0; fuzz_more(runs, FUZZ_MAX_RUNS, start, FUZZ_SECONDS);
+         runs++)
+    {
         a = gcp_arena_create(0);
         gcp_buf_init(&b, a);
 
@@ -362,11 +258,12 @@ test_fuzz(void **state)
             break;
 
         case 1:
-            gen_value(&b, 4);
+            fuzz_gen_value(&b, &json_grammar, 4);
             break;
 
         default:
-            mutate(&b, sp_q(a, patches[pick(gcp_nelems(patches))]));
+            fuzz_mutate(&b, sp_q(a, patches[pick(gcp_nelems(patches))]),
+                        tokens, gcp_nelems(tokens), FUZZ_MAX_TEXT);
             break;
         }
 

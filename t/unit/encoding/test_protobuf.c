@@ -11,11 +11,11 @@
 #include <cmocka.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 
 #include "gcp_json.h"
 #include "gcp_object.h"
 #include "gcp_protobuf.h"
+#include "support_fuzz.h"
 
 
 #define META   "io.k8s.apimachinery.pkg.apis.meta.v1."
@@ -1238,17 +1238,6 @@ test_decode_deep_nesting(void **state)
 }
 
 
-static double
-now(void)
-{
-    struct timespec  ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-
-    return (double) ts.tv_sec + (double) ts.tv_nsec / 1e9;
-}
-
-
 /* Mutated and random bodies: an error or an object, never a crash. */
 static void
 test_decode_fuzz(void **state)
@@ -1271,9 +1260,9 @@ test_decode_fuzz(void **state)
     seed = 20261122;
     ok = 0;
     bad = 0;
-    end = now() + FUZZ_SECONDS;
+    end = fuzz_now() + FUZZ_SECONDS;
 
-    for (i = 0; now() < end; i++) {
+    for (i = 0; fuzz_now() < end; i++) {
         a = gcp_arena_create(0);
 
         if (i % 4 == 3) {

@@ -18,12 +18,12 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 
 #include "gcp_json.h"
 #include "gcp_manifest.h"
 #include "gcp_yaml.h"
 #include "gcp_yaml_parse.h"
+#include "support_fuzz.h"
 
 
 #define FUZZ_SECONDS     3.0
@@ -31,21 +31,7 @@
 #define FUZZ_MAX_TEXT    4096
 
 
-static uint64_t  rng = 0x452821e638d01377ULL;
-
-
-static uint64_t
-rnd(void)
-{
-    rng ^= rng >> 12;
-    rng ^= rng << 25;
-    rng ^= rng >> 27;
-
-    return rng * 0x2545f4914f6cdd1dULL;
-}
-
-
-#define pick(n)  ((size_t) (rnd() % (uint64_t) (n)))
+#define pick(n)  fuzz_pick(n)
 
 
 static const char  *seeds[] = {
@@ -81,95 +67,20 @@ static const char  *tokens[] = {
 };
 
 
-/* Appends a random YAML value of at most depth levels to b (flow). */
-static void
-gen_value(gcp_buf_t *b, int depth)
-{
-    size_t       i, n;
-    const char  *keys[] = { "a", "b", "1", "~", "true", "1.5", "<<", "'a'",
-                            "[x]", "0x1", "*a" };
-    const char  *scalars[] = { "x", "1", "-2.5", "yes", "~", "''", "\"q\"",
-                               "0o17", ".inf", "2001-01-01", "*a", "&a v",
-                               "!!str 3", "!!int x", "[]", "{}" };
+static const char  *gen_keys[] = {
+    "a", "b", "1", "~", "true", "1.5", "<<", "'a'", "[x]", "0x1", "*a"
+};
 
-    switch (depth > 0 ? pick(3) : 2) {
+static const char  *gen_scalars[] = {
+    "x", "1", "-2.5", "yes", "~", "''", "\"q\"", "0o17", ".inf", "2001-01-01",
+    "*a", "&a v", "!!str 3", "!!int x", "[]", "{}"
+};
 
-    case 0:
-        gcp_buf_addc(b, '{');
-        n = pick(4);
-        for (i = 0; i < n; i++) {
-            gcp_buf_printf(b, "%s%s: ", i ? ", " : "",
-                           keys[pick(gcp_nelems(keys))]);
-            gen_value(b, depth - 1);
-        }
-        gcp_buf_addc(b, '}');
-        break;
-
-    case 1:
-        gcp_buf_addstr(b, pick(4) ? "[" : "&a [");
-        n = pick(4);
-        for (i = 0; i < n; i++) {
-            if (i) {
-                gcp_buf_add(b, ", ", 2);
-            }
-            gen_value(b, depth - 1);
-        }
-        gcp_buf_addc(b, ']');
-        break;
-
-    default:
-        gcp_buf_addstr(b, scalars[pick(gcp_nelems(scalars))]);
-        break;
-    }
-}
-
-
-/* A mutated copy of text. */
-static void
-mutate(gcp_buf_t *b, const char *text)
-{
-    size_t       i, n, len, at, k;
-    const char  *t;
-
-    len = strlen(text);
-    gcp_buf_add(b, text, len);
-
-    n = 1 + pick(4);
-
-    for (i = 0; i < n && b->len < FUZZ_MAX_TEXT; i++) {
-        at = b->len ? pick(b->len) : 0;
-
-        switch (pick(4)) {
-
-        case 0:
-            if (b->len) {
-                b->data[at] = (char) pick(256);
-            }
-            break;
-
-        case 1:
-            t = tokens[pick(gcp_nelems(tokens))];
-            k = t[0] ? strlen(t) : 1;
-            if (gcp_buf_reserve(b, k) == GCP_OK) {
-                memmove(b->data + at + k, b->data + at, b->len - at);
-                memcpy(b->data + at, t, k);
-                b->len += k;
-            }
-            break;
-
-        case 2:
-            k = pick(16) + 1;
-            k = gcp_min(k, b->len - at);
-            memmove(b->data + at, b->data + at + k, b->len - at - k);
-            b->len -= k;
-            break;
-
-        default:
-            b->len = at;
-            break;
-        }
-    }
-}
+/* random YAML values, flow style */
+static const fuzz_grammar_t  yaml_grammar = {
+    gen_keys, gcp_nelems(gen_keys), gen_scalars, gcp_nelems(gen_scalars),
+    ": ", ", ", "&a "
+};
 
 
 static const char  *prefix = "error converting YAML to JSON: ";
@@ -256,17 +167,6 @@ run(gcp_arena_t *a, const char *p, size_t len, unsigned flags)
 }
 
 
-static double
-now(void)
-{
-    struct timespec  ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-
-    return (double) ts.tv_sec + (double) ts.tv_nsec / 1e9;
-}
-
-
 static void
 test_fuzz(void **state)
 {
@@ -275,24 +175,25 @@ test_fuzz(void **state)
     gcp_buf_t     b;
     gcp_arena_t  *a;
 
+    fuzz_seed(0x452821e638d01377ULL);
+
     ok = 0;
-    start = now();
+    start = fuzz_now();
 
-    for (runs = 0; runs < FUZZ_MAX_RUNS; runs++) {
-        if ((runs & 63) == 0 && now() - start > FUZZ_SECONDS) {
-            break;
-        }
-
+    for (runs = 0; fuzz_more(runs, FUZZ_MAX_RUNS, start, FUZZ_SECONDS);
+         runs++)
+    {
         a = gcp_arena_create(0);
         gcp_buf_init(&b, a);
 
         if (pick(4) == 0) {
             gcp_buf_addstr(&b, "x: ");
-            gen_value(&b, 4);
+            fuzz_gen_value(&b, &yaml_grammar, 4);
             gcp_buf_addc(&b, '\n');
 
         } else {
-            mutate(&b, seeds[pick(gcp_nelems(seeds))]);
+            fuzz_mutate(&b, seeds[pick(gcp_nelems(seeds))], tokens,
+                        gcp_nelems(tokens), FUZZ_MAX_TEXT);
         }
 
         assert_false(gcp_buf_failed(&b));

@@ -310,23 +310,27 @@ reread(gcp_arena_t *a, const char *json)
 }
 
 
+/*
+ * Parses every case: its JSON, read back as kube-apiserver reads it, or
+ * its error message (errors).
+ */
 static void
-test_values(void **state)
+check_cases(const yaml_case_t *cases, size_t n, int errors)
 {
     size_t           i;
-    const char      *got;
+    const char      *got, *expect;
     gcp_arena_t     *a;
     gcp_yaml_info_t  info;
 
-    for (i = 0; i < gcp_nelems(value_cases); i++) {
+    for (i = 0; i < n; i++) {
         a = gcp_arena_create(0);
 
-        got = parse(a, value_cases[i].yaml, strlen(value_cases[i].yaml), 0,
-                    &info);
+        got = parse(a, cases[i].yaml, strlen(cases[i].yaml), 0, &info);
+        expect = errors ? cases[i].expect : reread(a, cases[i].expect);
 
-        if (strcmp(got, reread(a, value_cases[i].expect)) != 0) {
-            fail_msg("%s\n  got      %s\n  expected %s", value_cases[i].yaml,
-                     got, value_cases[i].expect);
+        if (strcmp(got, expect) != 0) {
+            fail_msg("%s\n  got      %s\n  expected %s", cases[i].yaml, got,
+                     expect);
         }
 
         gcp_arena_destroy(a);
@@ -335,26 +339,16 @@ test_values(void **state)
 
 
 static void
+test_values(void **state)
+{
+    check_cases(value_cases, gcp_nelems(value_cases), 0);
+}
+
+
+static void
 test_errors(void **state)
 {
-    size_t           i;
-    const char      *got;
-    gcp_arena_t     *a;
-    gcp_yaml_info_t  info;
-
-    for (i = 0; i < gcp_nelems(error_cases); i++) {
-        a = gcp_arena_create(0);
-
-        got = parse(a, error_cases[i].yaml, strlen(error_cases[i].yaml), 0,
-                    &info);
-
-        if (strcmp(got, error_cases[i].expect) != 0) {
-            fail_msg("%s\n  got      %s\n  expected %s", error_cases[i].yaml,
-                     got, error_cases[i].expect);
-        }
-
-        gcp_arena_destroy(a);
-    }
+    check_cases(error_cases, gcp_nelems(error_cases), 1);
 }
 
 
