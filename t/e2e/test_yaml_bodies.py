@@ -13,6 +13,7 @@ import pytest
 import yaml as pyyaml
 
 from gcp_http import assert_status, call, create_namespace
+from gcp_wait import eventually
 
 YAML = "application/yaml"
 
@@ -310,6 +311,71 @@ def test_update_subresources(server, unique_name):
     assert r.json["spec"] == {}
 
     call(server, "DELETE", "/api/v1/namespaces/" + name)
+
+
+def test_custom_resource(server, namespace, unique_name):
+    """Custom resources take YAML bodies too (JSON and YAML, no
+    protobuf); duplicates and unknown fields are strict errors alike."""
+    group = unique_name("yaml") + ".example.com"
+    crd = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions"
+    r = call(server, "POST", crd, {
+        "apiVersion": "apiextensions.k8s.io/v1",
+        "kind": "CustomResourceDefinition",
+        "metadata": {"name": "gadgets." + group},
+        "spec": {
+            "group": group, "scope": "Namespaced",
+            "names": {"plural": "gadgets", "singular": "gadget",
+                      "kind": "Gadget", "listKind": "GadgetList"},
+            "versions": [{"name": "v1", "served": True, "storage": True,
+                          "schema": {"openAPIV3Schema": {
+                              "type": "object",
+                              "properties": {"spec": {
+                                  "type": "object",
+                                  "properties": {
+                                      "size": {"type": "string"},
+                                      "count": {"type": "integer"}}}}}}}]}})
+    assert r.status == 201, r
+
+    def established():
+        r = call(server, "GET", crd + "/gadgets." + group)
+        return any(c["type"] == "Established" and c["status"] == "True"
+                   for c in r.json.get("status", {}).get("conditions", []))
+
+    assert eventually(established)
+
+    path = "/apis/%s/v1/namespaces/%s/gadgets" % (group, namespace)
+    body = y("""
+        apiVersion: %s/v1
+        kind: Gadget
+        metadata:
+          name: g1
+        spec:
+          size: small
+          size: large
+          count: 0x10
+          bogus: 1
+        """ % group)
+
+    r = post(server, path, body, "?fieldValidation=Strict")
+    assert_status(r, 400, "BadRequest", CANNOT % ("Gadget", "Gadget")
+                  + "strict decoding error: " + CONVERTING + "yaml: "
+                  "unmarshal errors:\n  line 7: key \"size\" already set in "
+                  'map, unknown field "spec.bogus"')
+
+    r = post(server, path, body)
+    assert r.status == 201, r
+    assert r.json["spec"] == {"size": "large", "count": 16}
+    rv = r.json["metadata"]["resourceVersion"]
+
+    r = call(server, "PUT", path + "/g1", body.replace(
+        "name: g1", "name: g1\n  resourceVersion: '%s'" % rv).replace(
+        "count: 0x10", "count: 17"), content_type=YAML)
+    assert r.status == 200, r
+    assert r.json["spec"] == {"size": "large", "count": 17}
+
+    call(server, "DELETE", crd + "/gadgets." + group)
+    assert eventually(lambda: call(server, "GET", crd + "/gadgets." + group)
+                      .status == 404, timeout=30)
 
 
 # ---------------------------------------------------------------- errors
