@@ -573,6 +573,10 @@ def test_api_resources(server):
          "SubjectAccessReview"],
         ["leases", "", "coordination.k8s.io/v1", "true", "Lease"],
         ["events", "ev", "events.k8s.io/v1", "true", "Event"],
+        ["flowschemas", "", "flowcontrol.apiserver.k8s.io/v1", "false",
+         "FlowSchema"],
+        ["prioritylevelconfigurations", "", "flowcontrol.apiserver.k8s.io/v1",
+         "false", "PriorityLevelConfiguration"],
         ["clusterrolebindings", "", "rbac.authorization.k8s.io/v1", "false",
          "ClusterRoleBinding"],
         ["clusterroles", "", "rbac.authorization.k8s.io/v1", "false",
@@ -592,6 +596,8 @@ def test_api_resources(server):
         "selfsubjectaccessreviews.authorization.k8s.io",
         "selfsubjectrulesreviews.authorization.k8s.io",
         "subjectaccessreviews.authorization.k8s.io",
+        "flowschemas.flowcontrol.apiserver.k8s.io",
+        "prioritylevelconfigurations.flowcontrol.apiserver.k8s.io",
         "clusterrolebindings.rbac.authorization.k8s.io",
         "clusterroles.rbac.authorization.k8s.io"]
 
@@ -610,6 +616,8 @@ def test_api_versions(server):
         "apiextensions.k8s.io/v1\nauthentication.k8s.io/v1\n"
         "authorization.k8s.io/v1\n"
         "coordination.k8s.io/v1\nevents.k8s.io/v1\n"
+        "flowcontrol.apiserver.k8s.io/v1\n"
+        "flowcontrol.apiserver.k8s.io/v1beta3\n"
         "rbac.authorization.k8s.io/v1\nv1\n")
 
 

@@ -22,7 +22,10 @@ Captured discovery documents are narrowed to the groups and resources
 ngx_gcp serves (core configmaps, events, namespaces, resourcequotas,
 secrets, serviceaccounts; apiextensions.k8s.io; authentication.k8s.io;
 authorization.k8s.io; coordination.k8s.io; events.k8s.io;
-rbac.authorization.k8s.io).  Cases that need
+flowcontrol.apiserver.k8s.io; rbac.authorization.k8s.io).
+flowcontrol.apiserver.k8s.io is served in v1beta3 too (extension servers
+built on older libraries watch it), which 1.32 no longer serves: its
+discovery entries are added here.  Cases that need
 compaction run on a second server that compacts every half second.
 """
 
@@ -216,6 +219,23 @@ DISC_APIS = {
    ],
    "preferredVersion": {
     "groupVersion": "coordination.k8s.io/v1",
+    "version": "v1"
+   }
+  },
+  {
+   "name": "flowcontrol.apiserver.k8s.io",
+   "versions": [
+    {
+     "groupVersion": "flowcontrol.apiserver.k8s.io/v1",
+     "version": "v1"
+    },
+    {
+     "groupVersion": "flowcontrol.apiserver.k8s.io/v1beta3",
+     "version": "v1beta3"
+    }
+   ],
+   "preferredVersion": {
+    "groupVersion": "flowcontrol.apiserver.k8s.io/v1",
     "version": "v1"
    }
   }
@@ -770,6 +790,36 @@ DISC_V2_APIS = {
 }
 
 
+def _fc_resource(plural, kind):
+    """flowcontrol.apiserver.k8s.io/v1 resources in the capture."""
+    return {"resource": plural,
+            "responseKind": {"group": "", "version": "", "kind": kind},
+            "scope": "Cluster",
+            "singularResource": plural[:-1],
+            "verbs": ["create", "delete", "deletecollection", "get", "list",
+                      "patch", "update", "watch"],
+            "subresources": [{"subresource": "status",
+                              "responseKind": {"group": "", "version": "",
+                                               "kind": kind},
+                              "verbs": ["get", "patch", "update"]}]}
+
+
+DISC_V2_APIS["items"].append({
+    "metadata": {"name": "flowcontrol.apiserver.k8s.io",
+                 "creationTimestamp": None},
+    "versions": [{"version": "v1",
+                  "resources": [
+                      _fc_resource("flowschemas", "FlowSchema"),
+                      _fc_resource("prioritylevelconfigurations",
+                                   "PriorityLevelConfiguration")],
+                  "freshness": "Current"}]})
+
+# ngx_gcp also serves flowcontrol.apiserver.k8s.io/v1beta3, as v1
+DISC_V2_APIS["items"][-1]["versions"].append(
+    dict(json.loads(json.dumps(DISC_V2_APIS["items"][-1]["versions"][0])),
+         version="v1beta3"))
+
+
 def as_v2beta1(doc):
     """The v2beta1 form of an aggregated discovery document."""
     return json.loads(json.dumps(doc).replace(
@@ -996,6 +1046,9 @@ STEPS = [
                 "/apis/coordination.k8s.io/v1",
                 "/apis/events.k8s.io",
                 "/apis/events.k8s.io/v1",
+                "/apis/flowcontrol.apiserver.k8s.io",
+                "/apis/flowcontrol.apiserver.k8s.io/v1",
+                "/apis/flowcontrol.apiserver.k8s.io/v1beta3",
                 "/apis/rbac.authorization.k8s.io",
                 "/apis/rbac.authorization.k8s.io/v1",
                 "/healthz",

@@ -265,12 +265,17 @@ gcp_write_respond_obj(gcp_write_t *w, int status, json_t *obj, int64_t rv)
     }
 
     if (w->op->res->strategy && w->op->res->strategy->to_external) {
-        if (rv > 0) {
-            gcp_meta_set_str(obj, "resourceVersion",
-                             gcp_sprintf(w->op->a, "%lld", (long long) rv));
+        /* what was stored, converted back, as a later read shows it */
 
-        } else {
-            json_object_del(gcp_meta(obj), "resourceVersion");
+        obj = gcp_object_decode(w->op->a, kv.value, rv);
+        obj = obj ? gcp_json_arena(w->op->a,
+                                   w->op->res->strategy->to_external(w->op,
+                                                                     obj))
+                  : NULL;
+
+        if (obj == NULL) {
+            gcp_op_error(w->op, GCP_ENOMEM, NULL, NULL);
+            return;
         }
 
         gcp_output_object(w->op, status, NULL, obj);

@@ -100,6 +100,12 @@ struct gcp_strategy_s {
     int   (*table_cells)(gcp_op_t *op, const json_t *obj, json_t *cells);
 
     /*
+     * The order of a Table's rows, when the printer sorts them (as
+     * FlowSchemas by precedence): a qsort comparator of json_t * const *.
+     */
+    int   (*table_cmp)(const void *a, const void *b);
+
+    /*
      * The value of a field selector label for obj (beyond metadata.name and
      * metadata.namespace), or NULL; owned by obj or op's arena.
      */

@@ -3,6 +3,8 @@
  * meta.k8s.io Tables (see gcp_table.h).
  */
 
+#include <stdlib.h>
+
 #include "gcp_reg.h"
 #include "gcp_json.h"
 #include "gcp_table.h"
@@ -89,6 +91,25 @@ gcp_table_cells(gcp_op_t *op, const json_t *obj, json_t *cells)
 }
 
 
+/* A copy of objs in the order the resource's printer shows them. */
+
+static json_t **
+gcp_table_sorted(gcp_op_t *op, json_t **objs, size_t n)
+{
+    json_t  **sorted;
+
+    sorted = gcp_alloc(op->a, n * sizeof(json_t *));
+    if (sorted == NULL) {
+        return NULL;
+    }
+
+    memcpy(sorted, objs, n * sizeof(json_t *));
+    qsort(sorted, n, sizeof(json_t *), op->res->strategy->table_cmp);
+
+    return sorted;
+}
+
+
 int
 gcp_table_write(gcp_op_t *op, gcp_buf_t *b, json_t **objs, size_t n,
     int64_t rev, const char *cont, int64_t remaining, int with_columns)
@@ -143,6 +164,13 @@ gcp_table_write(gcp_op_t *op, gcp_buf_t *b, json_t **objs, size_t n,
     }
 
     gcp_buf_addstr(b, ",\"rows\":[");
+
+    if (n > 1 && op->res->strategy && op->res->strategy->table_cmp) {
+        objs = gcp_table_sorted(op, objs, n);
+        if (objs == NULL) {
+            return GCP_ENOMEM;
+        }
+    }
 
     for (i = 0; i < n; i++) {
         cells = json_array();

@@ -13,6 +13,7 @@
 #include "gcp_compact.h"
 #include "gcp_crd.h"
 #include "gcp_discovery.h"
+#include "gcp_fc_bootstrap.h"
 #include "gcp_health.h"
 #include "gcp_objcache.h"
 #include "gcp_json.h"
@@ -161,9 +162,23 @@ gcp_boot_end(gcp_boot_t *b, int rc)
 
 
 static void
-gcp_boot_rbac_done(void *arg, int rc)
+gcp_boot_flowcontrol_done(void *arg, int rc)
 {
     gcp_boot_end(arg, rc);
+}
+
+
+static void
+gcp_boot_rbac_done(void *arg, int rc)
+{
+    gcp_boot_t  *b = arg;
+
+    if (rc != GCP_OK) {
+        gcp_boot_end(b, rc);
+        return;
+    }
+
+    gcp_fc_seed(b->api->store, gcp_boot_flowcontrol_done, b);
 }
 
 

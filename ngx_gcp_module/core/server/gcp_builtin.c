@@ -7,6 +7,7 @@
 #include "gcp_authz_types.h"
 #include "gcp_builtin.h"
 #include "gcp_crd.h"
+#include "gcp_fc_types.h"
 #include "gcp_types.h"
 
 
@@ -32,6 +33,10 @@ static const gcp_resource_t * const  gcp_builtin[] = {
     &gcp_type_roles,
     &gcp_type_customresourcedefinitions,
     &gcp_type_leases,
+    &gcp_type_flowschemas,
+    &gcp_type_prioritylevels,
+    &gcp_type_flowschemas_v1beta3,
+    &gcp_type_prioritylevels_v1beta3,
 };
 
 

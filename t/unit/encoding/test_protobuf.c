@@ -1404,7 +1404,7 @@ test_annotations(void **state)
         }
     }
 
-    assert_int_equal(kinds, 39);
+    assert_int_equal(kinds, 47);
     assert_false(gcp_protobuf_capable(set, "test.v1.Widget"));
     assert_false(gcp_protobuf_capable(set,
                      "io.k8s.apimachinery.pkg.version.Info"));

@@ -407,6 +407,18 @@ api_str(const json_t *v, ...)
 
 
 void
+api_assert_json(const json_t *v, const char *expected)
+{
+    char  *s;
+
+    s = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
+    assert_non_null(s);
+    assert_string_equal(s, expected);
+    free(s);
+}
+
+
+void
 api_resp_free(api_resp_t *r)
 {
     size_t  i;

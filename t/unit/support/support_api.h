@@ -94,6 +94,9 @@ size_t api_header_count(const api_resp_t *r, const char *name);
 /* json_string_value at a path of keys ("metadata", "name", NULL). */
 const char *api_str(const json_t *v, ...);
 
+/* Asserts v dumps as the compact JSON expected (key order counts). */
+void api_assert_json(const json_t *v, const char *expected);
+
 void api_resp_free(api_resp_t *r);
 
 
