@@ -157,6 +157,12 @@ ngx_http_gcp_dispatch(ngx_http_request_t *r)
 
     r->main->count++;
 
+    /* a client going away meanwhile is noticed (a queued request leaves) */
+
+    if (!call->done) {
+        r->read_event_handler = ngx_http_test_reading;
+    }
+
     if (ngx_exiting) {
         ngx_http_gcp_drain_later(mcf);
     }
@@ -417,6 +423,12 @@ ngx_http_gcp_cleanup(void *data)
         /* the client went away during a watch */
         call->cancelled = 1;
         gcp_api_cancel(&call->req);
+
+    } else if (!call->done && !call->cancelled
+               && gcp_api_abandon(&call->req))
+    {
+        /* the client went away while its request waited in a queue */
+        call->cancelled = 1;
     }
 
     if (ngx_http_gcp_call_core_done(call)) {

@@ -139,6 +139,29 @@ static ngx_command_t  ngx_http_gcp_commands[] = {
       offsetof(ngx_http_gcp_main_conf_t, version),
       NULL },
 
+    /* API Priority and Fairness (ngx_http_gcp_apf.c) */
+
+    { ngx_string("gcp_enable_priority_and_fairness"),
+      NGX_HTTP_MAIN_CONF|NGX_CONF_FLAG,
+      ngx_conf_set_flag_slot,
+      NGX_HTTP_MAIN_CONF_OFFSET,
+      offsetof(ngx_http_gcp_main_conf_t, apf.enable),
+      NULL },
+
+    { ngx_string("gcp_max_requests_inflight"),
+      NGX_HTTP_MAIN_CONF|NGX_CONF_TAKE1,
+      ngx_conf_set_num_slot,
+      NGX_HTTP_MAIN_CONF_OFFSET,
+      offsetof(ngx_http_gcp_main_conf_t, apf.max_inflight),
+      NULL },
+
+    { ngx_string("gcp_max_mutating_requests_inflight"),
+      NGX_HTTP_MAIN_CONF|NGX_CONF_TAKE1,
+      ngx_conf_set_num_slot,
+      NGX_HTTP_MAIN_CONF_OFFSET,
+      offsetof(ngx_http_gcp_main_conf_t, apf.max_mutating),
+      NULL },
+
     /* the built-in controllers (ngx_http_gcp_ctl.c) */
 
     { ngx_string("gcp_controllers"),
@@ -318,6 +341,7 @@ ngx_http_gcp_create_main_conf(ngx_conf_t *cf)
     ngx_queue_init(&mcf->calls);
 
     ngx_http_gcp_auth_create_conf(&mcf->auth);
+    ngx_http_gcp_apf_create_conf(&mcf->apf);
 
     return mcf;
 }
@@ -343,6 +367,10 @@ ngx_http_gcp_init_main_conf(ngx_conf_t *cf, void *conf)
     }
 
     if (mcf->used) {
+        if (ngx_http_gcp_apf_init_conf(cf, &mcf->apf) != NGX_CONF_OK) {
+            return NGX_CONF_ERROR;
+        }
+
         return ngx_http_gcp_auth_init_conf(cf, &mcf->auth);
     }
 
@@ -753,7 +781,16 @@ ngx_http_gcp_init_module(ngx_cycle_t *cycle)
 
     mcf = ngx_http_cycle_get_module_main_conf(cycle, ngx_http_gcp_module);
 
-    if (mcf == NULL || mcf->storage.type != NGX_HTTP_GCP_STORAGE_LMDB) {
+    if (mcf == NULL) {
+        return NGX_OK;
+    }
+
+    if (mcf->used && ngx_http_gcp_apf_init_module(cycle, &mcf->apf) != NGX_OK)
+    {
+        return NGX_ERROR;
+    }
+
+    if (mcf->storage.type != NGX_HTTP_GCP_STORAGE_LMDB) {
         return NGX_OK;
     }
 
@@ -904,6 +941,8 @@ ngx_http_gcp_open(ngx_cycle_t *cycle, ngx_http_gcp_main_conf_t *mcf)
 
     conf.auth = mcf->auth.auth;
     conf.authorization_mode = ngx_http_gcp_authorization_mode(&mcf->auth);
+
+    ngx_http_gcp_apf_api_conf(&mcf->apf, &conf);
 
     mcf->api = gcp_api_create(&conf, &err);
     if (mcf->api == NULL) {

@@ -54,6 +54,19 @@ typedef struct {
 } ngx_http_gcp_auth_conf_t;
 
 
+/* API Priority and Fairness directives (ngx_http_gcp_apf.c). */
+typedef struct {
+    ngx_flag_t                  enable;     /* gcp_enable_priority_and_ */
+                                            /* fairness */
+    ngx_int_t                   max_inflight;
+    ngx_int_t                   max_mutating;
+    ngx_int_t                   records;    /* requests the zone holds */
+    size_t                      size;       /* of the region */
+    ngx_shm_zone_t             *zone;
+    void                       *shm;        /* gcp_apf_shm_t, per cycle */
+} ngx_http_gcp_apf_conf_t;
+
+
 /* gcp_storage: which backend and its parameters. */
 typedef struct {
     ngx_uint_t                  type;       /* NGX_HTTP_GCP_STORAGE_* */
@@ -83,6 +96,7 @@ typedef struct {
                                                     /* GCP_CTL_* bits */
     ngx_str_t                    root_ca;       /* gcp_root_ca_file: PEM */
     ngx_http_gcp_auth_conf_t     auth;
+    ngx_http_gcp_apf_conf_t      apf;
 
     ngx_flag_t                   used;      /* some gcp_api exists */
     void                        *shared;    /* gcp_lmdb_shared_t, master */
@@ -254,6 +268,31 @@ const char *ngx_http_gcp_authorization_mode(ngx_http_gcp_auth_conf_t *acf);
  */
 ngx_int_t ngx_http_gcp_auth_request(ngx_http_request_t *r,
     gcp_request_t *req);
+
+
+/* ngx_http_gcp_apf.c */
+
+/* Marks the settings unset (create_main_conf). */
+void ngx_http_gcp_apf_create_conf(ngx_http_gcp_apf_conf_t *acf);
+
+/*
+ * Applies the defaults and adds the instance's shared zone (a fresh one
+ * at every reload).  Returns NGX_CONF_OK or NGX_CONF_ERROR.
+ */
+char *ngx_http_gcp_apf_init_conf(ngx_conf_t *cf,
+    ngx_http_gcp_apf_conf_t *acf);
+
+/*
+ * In the master (or the single process), before the workers fork: lays
+ * out the region in the zone for the cycle's workers.  Returns NGX_OK or
+ * NGX_ERROR (after logging).
+ */
+ngx_int_t ngx_http_gcp_apf_init_module(ngx_cycle_t *cycle,
+    ngx_http_gcp_apf_conf_t *acf);
+
+/* Fills the core's configuration of this worker. */
+void ngx_http_gcp_apf_api_conf(ngx_http_gcp_apf_conf_t *acf,
+    gcp_api_conf_t *conf);
 
 
 /* ngx_http_gcp_ctl.c */

@@ -246,18 +246,7 @@ gcp_auth_unauthorized(gcp_op_t *op)
 }
 
 
-static void
-gcp_auth_authorized(gcp_auth_step_t *s)
-{
-    if (gcp_auth_authorize_request(s->op) != GCP_OK) {
-        return;
-    }
-
-    s->next(s->op);
-}
-
-
-/* The request's user is known: impersonation, then authorization. */
+/* The request's user is known: impersonation, then the next step. */
 
 static void
 gcp_auth_identified(gcp_auth_step_t *s, gcp_user_t *u)
@@ -268,7 +257,7 @@ gcp_auth_identified(gcp_auth_step_t *s, gcp_user_t *u)
         return;
     }
 
-    gcp_auth_authorized(s);
+    s->next(s->op);
 }
 
 
@@ -445,7 +434,7 @@ gcp_auth_request(gcp_op_t *op, gcp_auth_next_pt next)
 
     if (req->user) {
         /* the in-process client's own identity */
-        gcp_auth_authorized(s);
+        next(op);
         return;
     }
 

@@ -19,8 +19,10 @@
  *   3. the request's attributes (gcp_authz.h) go to api->authorizer: 403
  *      unless allowed.
  *
- * The in-process client (gcp_client.h) sets req->user itself: only step 3
- * runs.  Credentials never reach a log.
+ * Steps 1 and 2 are gcp_auth_request(), step 3 gcp_auth_authorize_request();
+ * API Priority and Fairness runs between them, as in kube-apiserver.  The
+ * in-process client (gcp_client.h) sets req->user itself: step 1 and 2 do
+ * nothing then.  Credentials never reach a log.
  */
 
 #ifndef _GCP_AUTH_H_INCLUDED_
@@ -101,12 +103,15 @@ extern gcp_authorizer_t  gcp_authz_always_allow;
 typedef void (*gcp_auth_next_pt)(gcp_op_t *op);
 
 /*
- * Authenticates, impersonates and authorizes op's request (op->ri parsed),
- * then calls next(op), now or later; req->user is set then (arena-owned).
- * A refusal answers the request itself (401, 403, or 500 for impersonation
- * headers without a user) and next is not called.
+ * Authenticates and impersonates op's request (op->ri parsed), then calls
+ * next(op), now or later; req->user is set then (arena-owned).  A refusal
+ * answers the request itself (401, 403 for impersonation, or 500 for
+ * impersonation headers without a user) and next is not called.
  */
 void gcp_auth_request(gcp_op_t *op, gcp_auth_next_pt next);
+
+/* Authorizes op's own request: returns GCP_OK, or answers 403. */
+int gcp_auth_authorize_request(gcp_op_t *op);
 
 /*
  * Answers op with kube-apiserver's 403 for a denial of attrs (reason may

@@ -243,10 +243,6 @@ int gcp_auth_impersonate(gcp_op_t *op);
 int gcp_auth_authorize(gcp_op_t *op, const gcp_authz_attrs_t *attrs,
     const char **reason);
 
-/* Authorizes op's own request; returns GCP_OK or answers 403. */
-int gcp_auth_authorize_request(gcp_op_t *op);
-
-
 /* The authentication resources' handlers. */
 
 /*

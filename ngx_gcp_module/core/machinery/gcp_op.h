@@ -42,6 +42,7 @@ struct gcp_api_s {
     void               *authorizer;     /* gcp_authorizer_t, or NULL */
     void               *rbac;           /* gcp_rbac.c's state, or NULL */
     void               *crds;           /* gcp_crd_cache.c's, or NULL */
+    void               *apf;            /* gcp_apf.c's state, or NULL */
     uint64_t            start_ms;
     unsigned            ready:1;
 };
@@ -63,6 +64,7 @@ struct gcp_op_s {
     gcp_header_t              headers[GCP_OP_MAX_HEADERS];
 
     void                     *state;        /* the handler's own state */
+    void                     *flow;         /* its APF seat or queue place */
     unsigned                  responded:1;
 };
 

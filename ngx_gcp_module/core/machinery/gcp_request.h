@@ -126,6 +126,11 @@ typedef struct {
     gcp_auth_t   *auth;                 /* authentication (borrowed); */
                                         /* NULL: anonymous requests only */
     const char   *authorization_mode;   /* "AlwaysAllow" (NULL), "RBAC" */
+
+    void         *flowcontrol;          /* the instance's APF region */
+                                        /* (gcp_apf_shm.h), NULL: none */
+    int           flowcontrol_slot;     /* this process's slot in it */
+    unsigned      flowcontrol_off:1;    /* APF off: inflight limits */
 } gcp_api_conf_t;
 
 

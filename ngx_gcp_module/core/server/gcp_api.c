@@ -8,6 +8,7 @@
 
 #include "gcp_api.h"
 #include "gcp_admission.h"
+#include "gcp_apf.h"
 #include "gcp_auth.h"
 #include "gcp_builtin.h"
 #include "gcp_compact.h"
@@ -104,6 +105,12 @@ gcp_api_create(const gcp_api_conf_t *conf, const char **err)
         return NULL;
     }
 
+    if (gcp_apf_init(api) != GCP_OK) {
+        *err = "out of memory";
+        gcp_api_destroy(api);
+        return NULL;
+    }
+
     /* quota is the last admission plugin, as in kube-apiserver */
 
     if (gcp_quota_admission(api) != GCP_OK) {
@@ -123,6 +130,7 @@ gcp_api_destroy(gcp_api_t *api)
         return;
     }
 
+    gcp_apf_fini(api);
     gcp_auth_fini(api);
     gcp_crds_free(api);
     gcp_rbac_free(api);
@@ -339,7 +347,7 @@ gcp_api_nonresource(gcp_op_t *op)
     }
 
     if (gcp_health_handle(op) || gcp_openapi_handle(op)
-        || gcp_discovery_handle(op))
+        || gcp_discovery_handle(op) || gcp_apf_debug(op))
     {
         return;
     }
@@ -442,7 +450,7 @@ gcp_api_resource(gcp_op_t *op)
 }
 
 
-/* After authentication and authorization. */
+/* After authentication, priority and fairness, and authorization. */
 
 static void
 gcp_api_route(gcp_op_t *op)
@@ -453,6 +461,28 @@ gcp_api_route(gcp_op_t *op)
     }
 
     gcp_api_resource(op);
+}
+
+
+/* Admitted by priority and fairness: authorization, then the route. */
+
+static void
+gcp_api_admitted(gcp_op_t *op)
+{
+    if (gcp_auth_authorize_request(op) != GCP_OK) {
+        return;
+    }
+
+    gcp_api_route(op);
+}
+
+
+/* The user is known (impersonation applied): priority and fairness. */
+
+static void
+gcp_api_identified(gcp_op_t *op)
+{
+    gcp_apf_admit(op, gcp_api_admitted);
 }
 
 
@@ -496,7 +526,16 @@ gcp_api_handle(gcp_api_t *api, gcp_request_t *req)
         return;
     }
 
-    gcp_auth_request(op, gcp_api_route);
+    gcp_auth_request(op, gcp_api_identified);
+}
+
+
+int
+gcp_api_abandon(gcp_request_t *req)
+{
+    gcp_op_t  *op = (gcp_op_t *) req->call;
+
+    return op && gcp_apf_abandon(op);
 }
 
 

@@ -29,7 +29,8 @@ void gcp_api_destroy(gcp_api_t *api);
 
 /*
  * Creates what must exist from the first start (namespaces default,
- * kube-system, kube-public), if absent.  Completes through done(arg, rc).
+ * kube-system, kube-public; the bootstrap RBAC policy and flowcontrol
+ * configuration), if absent.  Completes through done(arg, rc).
  */
 void gcp_api_bootstrap(gcp_api_t *api, void (*done)(void *arg, int rc),
     void *arg);
@@ -43,6 +44,14 @@ void gcp_api_handle(gcp_api_t *api, gcp_request_t *req);
  * be called before done was called, nor after stream->end.
  */
 void gcp_api_cancel(gcp_request_t *req);
+
+/*
+ * Called by the adapter when the client went away before req->done: a
+ * request waiting in a priority and fairness queue leaves it.  Returns 1
+ * when the core dropped req (it never touches it again: done is not
+ * called), 0 when it still works on it and will call done as usual.
+ */
+int gcp_api_abandon(gcp_request_t *req);
 
 
 #endif /* _GCP_API_H_INCLUDED_ */

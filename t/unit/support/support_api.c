@@ -24,6 +24,7 @@ struct api_env_s {
     gcp_store_t        *store;
     gcp_api_t          *api;
     gcp_ctl_manager_t  *ctl;
+    gcp_api_conf_t      conf;
 };
 
 
@@ -32,6 +33,9 @@ typedef struct {
     api_resp_t         *resp;
     int                 done;
 } api_req_t;
+
+
+static void api_env_open(api_env_t *env);
 
 
 static void
@@ -52,7 +56,6 @@ api_env_t *
 api_env_create_with(void (*tune)(gcp_api_conf_t *conf, void *arg),
     void *arg)
 {
-    int              booted;
     const char      *err;
     api_env_t       *env;
     gcp_api_conf_t   conf;
@@ -88,7 +91,22 @@ api_env_create_with(void (*tune)(gcp_api_conf_t *conf, void *arg),
         tune(&conf, arg);
     }
 
-    env->api = gcp_api_create(&conf, &err);
+    env->conf = conf;
+    api_env_open(env);
+
+    return env;
+}
+
+
+/* Creates and bootstraps env's API, as a worker does at its start. */
+static void
+api_env_open(api_env_t *env)
+{
+    int          booted;
+    const char  *err;
+
+    err = NULL;
+    env->api = gcp_api_create(&env->conf, &err);
     if (env->api == NULL) {
         fail_msg("gcp_api_create: %s", err);
     }
@@ -101,8 +119,17 @@ api_env_create_with(void (*tune)(gcp_api_conf_t *conf, void *arg),
     }
 
     assert_int_equal(booted, 1);
+}
 
-    return env;
+
+void
+api_env_restart(api_env_t *env)
+{
+    gcp_ctl_stop(env->ctl, NULL, NULL);
+    env->ctl = NULL;
+    gcp_api_destroy(env->api);
+
+    api_env_open(env);
 }
 
 

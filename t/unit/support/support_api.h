@@ -41,6 +41,12 @@ api_env_t *api_env_create_with(void (*tune)(gcp_api_conf_t *conf,
 void api_env_destroy(api_env_t *env);
 
 /*
+ * A new API on env's store, as after a restart of the worker: the
+ * controllers stop, the API is destroyed, created and bootstrapped again.
+ */
+void api_env_restart(api_env_t *env);
+
+/*
  * Starts every controller on env's API, as the adapter does in the worker
  * that runs them (upstream's lease timings); api_env_destroy() stops them.
  */
