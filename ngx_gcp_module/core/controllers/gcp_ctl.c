@@ -41,6 +41,8 @@ static const struct {
     { "resourcequota-controller", "resourcequota", GCP_CTL_QUOTA },
     { "clusterrole-aggregation-controller", "clusterrole-aggregation",
       GCP_CTL_CLUSTERROLE_AGG },
+    { "priority-and-fairness-config", "priority-and-fairness",
+      GCP_CTL_APF },
 };
 
 

@@ -30,7 +30,9 @@
 #define GCP_CTL_QUOTA           0x10    /* resourcequota-controller */
 #define GCP_CTL_CLUSTERROLE_AGG 0x20    /* clusterrole-aggregation- */
                                         /* controller */
-#define GCP_CTL_ALL             0x3f
+#define GCP_CTL_APF             0x40    /* priority-and-fairness-config: */
+                                        /* kube-apiserver's own */
+#define GCP_CTL_ALL             0x7f
 
 
 typedef struct {
@@ -96,7 +98,8 @@ int gcp_ctl_leading(const gcp_ctl_manager_t *m);
  * "serviceaccount-controller" / "serviceaccount";
  * "root-ca-certificate-publisher-controller" / "root-ca-cert-publisher";
  * "resourcequota-controller" / "resourcequota";
- * "clusterrole-aggregation-controller" / "clusterrole-aggregation"), or 0.
+ * "clusterrole-aggregation-controller" / "clusterrole-aggregation";
+ * "priority-and-fairness-config" / "priority-and-fairness"), or 0.
  */
 unsigned gcp_ctl_bit(const char *name, size_t len);
 

@@ -22,7 +22,7 @@
 #include "gcp_registry.h"
 
 
-#define GCP_CTL_NCONTROLLERS   6
+#define GCP_CTL_NCONTROLLERS   7
 
 #define GCP_CTL_LEASE_MS       15000
 #define GCP_CTL_RENEW_MS       10000
@@ -107,6 +107,7 @@ extern const gcp_ctl_controller_t  gcp_ctl_root_ca_controller;
 extern const gcp_ctl_controller_t  gcp_ctl_quota_controller;
 extern const gcp_ctl_controller_t  gcp_ctl_cragg_controller;
 extern const gcp_ctl_controller_t  gcp_ctl_crd_controller;
+extern const gcp_ctl_controller_t  gcp_ctl_apf_controller;
 
 
 /* What the run knows of a namespace. */

@@ -29,6 +29,7 @@ static const gcp_ctl_controller_t * const  gcp_ctl_all[] = {
     &gcp_ctl_root_ca_controller,
     &gcp_ctl_quota_controller,
     &gcp_ctl_cragg_controller,
+    &gcp_ctl_apf_controller,
 };
 
 
