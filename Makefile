@@ -149,6 +149,11 @@ $(BENCH_OBJ)/crd_schema_bench: bench/crd_schema_bench.c $(BENCH_OBJ)/libgcp.a
 	@$(CC) $(UNIT_CFLAGS) -O2 -Wno-error -o $@ $< $(BENCH_OBJ)/libgcp.a \
 	    $(UNIT_LIBS)
 
+$(BENCH_OBJ)/apf_bench: bench/apf_bench.c $(BENCH_OBJ)/libgcp.a
+	@mkdir -p $(dir $@)
+	@$(CC) $(UNIT_CFLAGS) -O2 -Wno-error -o $@ $< $(BENCH_OBJ)/libgcp.a \
+	    $(UNIT_LIBS)
+
 unit-build:
 	@$(MAKE) --no-print-directory -j$(NPROC) \
 	    $(addprefix $(UNIT_OBJ)/,$(UNIT_TESTS))
