@@ -339,7 +339,7 @@ def test_custom_resource(server, namespace, unique_name):
     def established():
         r = call(server, "GET", crd + "/gadgets." + group)
         return any(c["type"] == "Established" and c["status"] == "True"
-                   for c in r.json.get("status", {}).get("conditions", []))
+                   for c in r.json.get("status", {}).get("conditions") or [])
 
     assert eventually(established)
 
