@@ -84,11 +84,7 @@ ngx_http_gcp_root_ca_file(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
 {
     ngx_http_gcp_main_conf_t *mcf = conf;
 
-    u_char           *pem;
-    ssize_t           n;
-    ngx_fd_t          fd;
-    ngx_str_t        *value, file;
-    ngx_file_info_t   fi;
+    ngx_str_t  *value, file, pem;
 
     if (mcf->root_ca.data) {
         return "is duplicate";
@@ -97,51 +93,19 @@ ngx_http_gcp_root_ca_file(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
     value = cf->args->elts;
     file = value[1];
 
-    if (ngx_conf_full_name(cf->cycle, &file, 1) != NGX_OK) {
-        return NGX_CONF_ERROR;
-    }
-
-    fd = ngx_open_file(file.data, NGX_FILE_RDONLY, NGX_FILE_OPEN, 0);
-    if (fd == NGX_INVALID_FILE) {
-        ngx_conf_log_error(NGX_LOG_EMERG, cf, ngx_errno,
-                           ngx_open_file_n " \"%V\" failed", &file);
-        return NGX_CONF_ERROR;
-    }
-
-    if (ngx_fd_info(fd, &fi) == NGX_FILE_ERROR
-        || ngx_file_size(&fi) > NGX_HTTP_GCP_ROOT_CA_MAX)
+    if (ngx_http_gcp_read_conf_file(cf, &file, NGX_HTTP_GCP_ROOT_CA_MAX, &pem)
+        != NGX_CONF_OK)
     {
-        ngx_close_file(fd);
-        ngx_conf_log_error(NGX_LOG_EMERG, cf, 0,
-                           "\"%V\" is not a CA bundle", &file);
         return NGX_CONF_ERROR;
     }
 
-    pem = ngx_pnalloc(cf->pool, ngx_file_size(&fi) + 1);
-    if (pem == NULL) {
-        ngx_close_file(fd);
-        return NGX_CONF_ERROR;
-    }
-
-    n = ngx_read_fd(fd, pem, ngx_file_size(&fi));
-    ngx_close_file(fd);
-
-    if (n != (ssize_t) ngx_file_size(&fi)) {
-        ngx_conf_log_error(NGX_LOG_EMERG, cf, ngx_errno,
-                           ngx_read_fd_n " \"%V\" failed", &file);
-        return NGX_CONF_ERROR;
-    }
-
-    pem[n] = '\0';
-
-    if (ngx_strstr(pem, "-----BEGIN CERTIFICATE-----") == NULL) {
+    if (ngx_strstr(pem.data, "-----BEGIN CERTIFICATE-----") == NULL) {
         ngx_conf_log_error(NGX_LOG_EMERG, cf, 0,
                            "\"%V\" holds no PEM certificate", &file);
         return NGX_CONF_ERROR;
     }
 
-    mcf->root_ca.data = pem;
-    mcf->root_ca.len = n;
+    mcf->root_ca = pem;
 
     return NGX_CONF_OK;
 }
@@ -215,6 +179,8 @@ ngx_http_gcp_ctl_start(ngx_cycle_t *cycle, ngx_http_gcp_main_conf_t *mcf)
         }
     }
 
+    ngx_http_gcp_manifests_start(mcf);
+
     if (mcf->ctl != NULL
         || (mcf->controllers_off & GCP_CTL_ALL) == GCP_CTL_ALL)
     {
@@ -240,6 +206,8 @@ ngx_http_gcp_ctl_start(ngx_cycle_t *cycle, ngx_http_gcp_main_conf_t *mcf)
 void
 ngx_http_gcp_ctl_stop(ngx_http_gcp_main_conf_t *mcf)
 {
+    ngx_http_gcp_manifests_stop(mcf);
+
     gcp_ctl_stop(mcf->ctl, NULL, NULL);
     mcf->ctl = NULL;
 

@@ -178,6 +178,15 @@ static ngx_command_t  ngx_http_gcp_commands[] = {
       0,
       NULL },
 
+    /* bootstrap manifests (ngx_http_gcp_manifests.c) */
+
+    { ngx_string("gcp_manifests"),
+      NGX_HTTP_MAIN_CONF|NGX_CONF_TAKE1,
+      ngx_http_gcp_manifests,
+      NGX_HTTP_MAIN_CONF_OFFSET,
+      0,
+      NULL },
+
     /* authentication and authorization (ngx_http_gcp_auth.c) */
 
     { ngx_string("gcp_client_ca_file"),

@@ -17,6 +17,7 @@
 #include "gcp_api.h"
 #include "gcp_auth.h"
 #include "gcp_ctl.h"
+#include "gcp_manifests.h"
 #include "gcp_loop.h"
 #include "gcp_store.h"
 
@@ -95,6 +96,8 @@ typedef struct {
     ngx_uint_t                   controllers_off;   /* gcp_controllers: */
                                                     /* GCP_CTL_* bits */
     ngx_str_t                    root_ca;       /* gcp_root_ca_file: PEM */
+    ngx_array_t                 *manifests;     /* gcp_manifests: */
+                                                /* gcp_manifest_file_t */
     ngx_http_gcp_auth_conf_t     auth;
     ngx_http_gcp_apf_conf_t      apf;
 
@@ -107,6 +110,7 @@ typedef struct {
     gcp_api_t                   *api;
     gcp_ctl_manager_t           *ctl;       /* the controllers, or NULL */
     gcp_ctl_manager_t           *apiserver_ctl;     /* the API server's */
+    gcp_manifests_t             *manifests_run;     /* applying them */
     ngx_queue_t                  calls;     /* ngx_http_gcp_call_t.queue */
     ngx_connection_t            *sentinel;  /* tells of a graceful exit */
     ngx_event_t                  drain;     /* re-checks while exiting */
@@ -317,6 +321,26 @@ void ngx_http_gcp_ctl_start(ngx_cycle_t *cycle,
 
 /* Stops them (nothing when they do not run here). */
 void ngx_http_gcp_ctl_stop(ngx_http_gcp_main_conf_t *mcf);
+
+
+/* ngx_http_gcp_manifests.c */
+
+/*
+ * Reads file (made absolute in place) into out, NUL-terminated, from the
+ * configuration's pool, at most max bytes.  Returns NGX_CONF_OK, or
+ * NGX_CONF_ERROR with the error logged.
+ */
+char *ngx_http_gcp_read_conf_file(ngx_conf_t *cf, ngx_str_t *file,
+    size_t max, ngx_str_t *out);
+
+/* The gcp_manifests directive. */
+char *ngx_http_gcp_manifests(ngx_conf_t *cf, ngx_command_t *cmd,
+    void *conf);
+
+/* Starts applying the manifests (with the API server's controllers), and
+ * stops. */
+void ngx_http_gcp_manifests_start(ngx_http_gcp_main_conf_t *mcf);
+void ngx_http_gcp_manifests_stop(ngx_http_gcp_main_conf_t *mcf);
 
 
 /* ngx_http_gcp_stream.c */
