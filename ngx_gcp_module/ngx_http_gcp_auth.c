@@ -181,6 +181,10 @@ ngx_http_gcp_auth_init_conf(ngx_conf_t *cf, ngx_http_gcp_auth_conf_t *acf)
         return NGX_CONF_ERROR;
     }
 
+    /* a directive argument, NUL-terminated */
+    conf.sa_jwks_uri = acf->sa_jwks_uri.len
+                       ? (const char *) acf->sa_jwks_uri.data : NULL;
+
     conf.sa_max_expiration = (int64_t) acf->sa_max_expiration;
     conf.anonymous = acf->anonymous ? 1 : 0;
 

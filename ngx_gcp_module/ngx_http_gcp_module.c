@@ -224,6 +224,13 @@ static ngx_command_t  ngx_http_gcp_commands[] = {
       offsetof(ngx_http_gcp_main_conf_t, auth.sa_issuers),
       NULL },
 
+    { ngx_string("gcp_service_account_jwks_uri"),
+      NGX_HTTP_MAIN_CONF|NGX_CONF_TAKE1,
+      ngx_conf_set_str_slot,
+      NGX_HTTP_MAIN_CONF_OFFSET,
+      offsetof(ngx_http_gcp_main_conf_t, auth.sa_jwks_uri),
+      NULL },
+
     { ngx_string("gcp_service_account_max_token_expiration"),
       NGX_HTTP_MAIN_CONF|NGX_CONF_TAKE1,
       ngx_conf_set_sec_slot,

@@ -42,6 +42,7 @@ typedef struct {
     ngx_array_t                *sa_key_files;       /* ngx_str_t */
     ngx_array_t                *sa_issuers;
     ngx_array_t                *api_audiences;
+    ngx_str_t                   sa_jwks_uri;
     time_t                      sa_max_expiration;
     ngx_str_t                   requestheader_ca_file;
     ngx_array_t                *requestheader_allowed_names;

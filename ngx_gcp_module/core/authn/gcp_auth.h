@@ -62,6 +62,10 @@ typedef struct {
     const char * const  *api_audiences;
     int64_t              sa_max_expiration;
 
+    /* jwks_uri of the issuer discovery document (an https URL; NULL: */
+    /* https://HOST/openid/v1/jwks with the request's Host) */
+    const char          *sa_jwks_uri;
+
     /* front proxy: CA, allowed CNs (none: any), header names (defaults */
     /* X-Remote-User, X-Remote-Group, X-Remote-Extra-) */
     const char          *requestheader_ca_file;
@@ -128,6 +132,17 @@ void gcp_auth_forbidden(gcp_op_t *op, const gcp_authz_attrs_t *attrs,
  * Returns 1 when op was one of them (then it is answered), else 0.
  */
 int gcp_auth_serve(gcp_op_t *op);
+
+/*
+ * Serves service-account issuer discovery (GET /.well-known/openid-
+ * configuration and /openid/v1/jwks) when the first issuer is an https
+ * URL and there are verification keys.  Returns 1 when op was one of
+ * them (then it is answered), else 0.
+ */
+int gcp_auth_issuer_discovery(gcp_op_t *op);
+
+/* Returns 1 when api serves issuer discovery (as above), else 0. */
+int gcp_auth_issuer_served(const gcp_api_t *api);
 
 
 /* Token authentication alone (TokenReview). */

@@ -47,6 +47,7 @@ struct gcp_auth_s {
     gcp_jwt_key_t      *signing_key;        /* NULL: no TokenRequest */
     gcp_jwt_keys_t      sa_keys;
     char              **issuers;            /* at least one */
+    char               *jwks_uri;           /* NULL: from the request */
     char              **audiences;          /* at least one */
     int64_t             max_expiration;
 
@@ -55,6 +56,13 @@ struct gcp_auth_s {
     /* per process (each forked process changes its own copy) */
     gcp_auth_cert_cache_t  *certs;
 };
+
+
+/* gcp_auth_issuer.c */
+
+/* Returns 1 when issuer can be discovered (an https URL, no query or
+ * fragment), as kube-apiserver requires to serve issuer discovery. */
+int gcp_auth_issuer_usable(const char *issuer);
 
 
 /* gcp_auth.c */

@@ -70,6 +70,20 @@ gcp_auth_sa_load(gcp_auth_t *auth, const gcp_auth_conf_t *conf, char *err,
 
     auth->max_expiration = conf->sa_max_expiration;
 
+    if (conf->sa_jwks_uri) {
+        if (strncmp(conf->sa_jwks_uri, "https://", 8) != 0) {
+            snprintf(err, errlen, "jwksURI requires https scheme, parsed "
+                     "as: %s", conf->sa_jwks_uri);
+            return GCP_EINVALID;
+        }
+
+        auth->jwks_uri = strdup(conf->sa_jwks_uri);
+        if (auth->jwks_uri == NULL) {
+            snprintf(err, errlen, "out of memory");
+            return GCP_ENOMEM;
+        }
+    }
+
     return GCP_OK;
 }
 
@@ -81,6 +95,7 @@ gcp_auth_sa_free(gcp_auth_t *auth)
     gcp_jwt_keys_free(&auth->sa_keys);
     gcp_auth_strv_free(auth->issuers);
     gcp_auth_strv_free(auth->audiences);
+    free(auth->jwks_uri);
 }
 
 

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include <openssl/bio.h>
+#include <openssl/bn.h>
 #include <openssl/core_names.h>
 #include <openssl/ec.h>
 #include <openssl/err.h>
@@ -362,6 +363,103 @@ gcp_jwt_keys_free(gcp_jwt_keys_t *set)
     free(set->keys);
     set->keys = NULL;
     set->n = 0;
+}
+
+
+/* JSON Web Keys (RFC 7517) */
+
+
+/* Appends the base64url of bn's big-endian bytes (at least pad bytes). */
+
+static int
+gcp_jwt_jwk_bn(gcp_buf_t *b, const EVP_PKEY *pkey, const char *param,
+    int pad)
+{
+    int             n, ok;
+    BIGNUM         *bn;
+    unsigned char   bytes[1024];
+
+    bn = NULL;
+
+    if (EVP_PKEY_get_bn_param(pkey, param, &bn) != 1) {
+        ERR_clear_error();
+        return GCP_EINTERNAL;
+    }
+
+    n = BN_num_bytes(bn);
+    if (n < pad) {
+        n = pad;
+    }
+
+    ok = n <= (int) sizeof(bytes) && BN_bn2binpad(bn, bytes, n) == n;
+    BN_free(bn);
+
+    if (!ok) {
+        return GCP_EINTERNAL;
+    }
+
+    gcp_buf_addc(b, '"');
+    gcp_base64_encode_buf(b, (char *) bytes, n, GCP_BASE64_RAWURL);
+    gcp_buf_addc(b, '"');
+
+    return GCP_OK;
+}
+
+
+int
+gcp_jwt_keys_jwks(gcp_buf_t *b, const gcp_jwt_keys_t *set)
+{
+    size_t                i;
+    const gcp_jwt_key_t  *k;
+
+    gcp_buf_addstr(b, "{\"keys\":[");
+
+    for (i = 0; i < set->n; i++) {
+        k = set->keys[i];
+
+        /* go-jose's order: use, kty, kid, crv, alg, x, y, n, e */
+        gcp_buf_printf(b, "%s{\"use\":\"sig\",\"kty\":\"%s\","
+                       "\"kid\":\"%s\",", i ? "," : "",
+                       k->alg == GCP_JWT_ES256 ? "EC" : "RSA", k->kid);
+
+        if (k->alg == GCP_JWT_ES256) {
+            gcp_buf_addstr(b, "\"crv\":\"P-256\",\"alg\":\"ES256\","
+                           "\"x\":");
+            if (gcp_jwt_jwk_bn(b, k->pkey, OSSL_PKEY_PARAM_EC_PUB_X,
+                               GCP_JWT_ES256_PART) != GCP_OK)
+            {
+                return GCP_EINTERNAL;
+            }
+
+            gcp_buf_addstr(b, ",\"y\":");
+            if (gcp_jwt_jwk_bn(b, k->pkey, OSSL_PKEY_PARAM_EC_PUB_Y,
+                               GCP_JWT_ES256_PART) != GCP_OK)
+            {
+                return GCP_EINTERNAL;
+            }
+
+        } else {
+            gcp_buf_addstr(b, "\"alg\":\"RS256\",\"n\":");
+            if (gcp_jwt_jwk_bn(b, k->pkey, OSSL_PKEY_PARAM_RSA_N, 0)
+                != GCP_OK)
+            {
+                return GCP_EINTERNAL;
+            }
+
+            gcp_buf_addstr(b, ",\"e\":");
+            if (gcp_jwt_jwk_bn(b, k->pkey, OSSL_PKEY_PARAM_RSA_E, 0)
+                != GCP_OK)
+            {
+                return GCP_EINTERNAL;
+            }
+        }
+
+        gcp_buf_addc(b, '}');
+    }
+
+    gcp_buf_addstr(b, "]}");
+
+    return gcp_buf_failed(b) ? GCP_ENOMEM : GCP_OK;
 }
 
 

@@ -75,6 +75,15 @@ int gcp_jwt_keys_add_public(gcp_jwt_keys_t *set, const gcp_jwt_key_t *key);
 /* Releases every key of set and empties it. */
 void gcp_jwt_keys_free(gcp_jwt_keys_t *set);
 
+/*
+ * Appends set's public keys to b as a JSON Web Key Set, as kube-apiserver
+ * serves /openid/v1/jwks: {"keys":[{"use":"sig","kty":"RSA","kid":...,
+ * "alg":"RS256","n":...,"e":...}, {...,"kty":"EC",...,"crv":"P-256",
+ * "alg":"ES256","x":...,"y":...}]}.  Returns GCP_OK, GCP_ENOMEM, or
+ * GCP_EINTERNAL when OpenSSL cannot export a key.
+ */
+int gcp_jwt_keys_jwks(gcp_buf_t *b, const gcp_jwt_keys_t *set);
+
 
 /*
  * Returns the signed token for claims (a JSON object, encoded as is,

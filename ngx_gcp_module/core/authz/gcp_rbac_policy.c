@@ -13,6 +13,9 @@
  *   system:public-info-viewer   version and health, bound to
  *                               system:authenticated and
  *                               system:unauthenticated
+ *   system:service-account-issuer-discovery
+ *                               the issuer's discovery documents, bound
+ *                               to system:serviceaccounts
  *   admin, edit, view           aggregated from the system:aggregate-to-*
  *                               roles (and each other) by label
  *
@@ -87,6 +90,13 @@ static const gcp_rbac_boot_rule_t  gcp_rbac_basic_user[] = {
 static const gcp_rbac_boot_rule_t  gcp_rbac_public_info_viewer[] = {
     { L("get"), NULL, NULL, L("/healthz", "/livez", "/readyz", "/version",
       "/version/") },
+};
+
+
+static const gcp_rbac_boot_rule_t  gcp_rbac_sa_issuer_discovery[] = {
+    { L("get"), NULL, NULL, L("/.well-known/openid-configuration",
+      "/.well-known/openid-configuration/", "/openid/v1/jwks",
+      "/openid/v1/jwks/") },
 };
 
 
@@ -169,6 +179,8 @@ static const gcp_rbac_boot_role_t  gcp_rbac_boot_roles[] = {
       GCP_RBAC_RULES(gcp_rbac_basic_user) },
     { "system:public-info-viewer", NULL, NULL,
       GCP_RBAC_RULES(gcp_rbac_public_info_viewer) },
+    { "system:service-account-issuer-discovery", NULL, NULL,
+      GCP_RBAC_RULES(gcp_rbac_sa_issuer_discovery) },
     { "admin", NULL, "admin", NULL, 0 },
     { "edit", "admin", "edit", NULL, 0 },
     { "view", "edit", "view", NULL, 0 },
@@ -187,6 +199,8 @@ static const gcp_rbac_boot_binding_t  gcp_rbac_boot_bindings[] = {
     { "system:basic-user", L("system:authenticated") },
     { "system:public-info-viewer",
       L("system:authenticated", "system:unauthenticated") },
+    { "system:service-account-issuer-discovery",
+      L("system:serviceaccounts") },
 };
 
 

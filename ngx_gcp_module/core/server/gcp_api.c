@@ -304,6 +304,11 @@ gcp_api_root(gcp_op_t *op)
         gcp_buf_printf(&b, "%s\"%s\"", i ? "," : "", fixed[i]);
     }
 
+    if (gcp_auth_issuer_served(op->api)) {
+        gcp_buf_addstr(&b, ",\"/.well-known/openid-configuration\","
+                       "\"/openid/v1/jwks\"");
+    }
+
     for (i = 0; i < reg->n; i++) {
         g = reg->resources[i]->group;
         v = reg->resources[i]->version;
@@ -347,7 +352,8 @@ gcp_api_nonresource(gcp_op_t *op)
     }
 
     if (gcp_health_handle(op) || gcp_openapi_handle(op)
-        || gcp_discovery_handle(op) || gcp_apf_debug(op))
+        || gcp_discovery_handle(op) || gcp_apf_debug(op)
+        || gcp_auth_issuer_discovery(op))
     {
         return;
     }

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <openssl/core_names.h>
 #include <openssl/pem.h>
 
 #include "gcp_jwt.h"
@@ -439,6 +440,130 @@ test_jwt_refused_keys(void **state)
 }
 
 
+/* base64url without padding, decoded into out; returns the length */
+
+static size_t
+unb64url(const char *in, unsigned char *out)
+{
+    size_t  i, n, len;
+    char    buf[1024];
+    int     got;
+
+    n = strlen(in);
+    assert_true(n + 4 < sizeof(buf));
+
+    for (i = 0; i < n; i++) {
+        buf[i] = in[i] == '-' ? '+' : in[i] == '_' ? '/' : in[i];
+    }
+
+    len = n;
+    while (len % 4) {
+        buf[len++] = '=';
+    }
+
+    got = EVP_DecodeBlock(out, (unsigned char *) buf, (int) len);
+    assert_true(got >= 0);
+
+    return (size_t) got - (len - n);
+}
+
+
+static void
+test_jwt_jwks(void **state)
+{
+    size_t           n;
+    json_t          *doc, *k;
+    EVP_PKEY        *ec;
+    gcp_buf_t        b;
+    gcp_arena_t     *a;
+    unsigned char    raw[512], point[65];
+    gcp_jwt_key_t   *rsa_key, *ec_key;
+    gcp_jwt_keys_t   set;
+    const char      *keys[] = { "use", "kty", "kid", "alg", "n", "e" };
+    const char      *eckeys[] = { "use", "kty", "kid", "crv", "alg", "x",
+                                  "y" };
+    void            *it;
+    FILE            *f;
+
+    a = gcp_arena_create(0);
+    rsa_key = load(pki->rsa_key_file);
+    ec_key = load(pki->ec_key_file);
+
+    memset(&set, 0, sizeof(set));
+    assert_int_equal(gcp_jwt_keys_add_public(&set, rsa_key), GCP_OK);
+    assert_int_equal(gcp_jwt_keys_add_public(&set, ec_key), GCP_OK);
+
+    gcp_buf_init(&b, a);
+    assert_int_equal(gcp_jwt_keys_jwks(&b, &set), GCP_OK);
+
+    doc = json_loadb(b.data, b.len, JSON_PRESERVE_ORDER, NULL);
+    assert_non_null(doc);
+    assert_int_equal(json_object_size(doc), 1);
+    assert_int_equal(json_array_size(json_object_get(doc, "keys")), 2);
+
+    /* RSA: go-jose's members in its order, the public exponent 65537 */
+    k = json_array_get(json_object_get(doc, "keys"), 0);
+    it = json_object_iter(k);
+    for (n = 0; n < 6; n++, it = json_object_iter_next(k, it)) {
+        assert_non_null(it);
+        assert_string_equal(json_object_iter_key(it), keys[n]);
+    }
+    assert_null(it);
+    assert_string_equal(json_string_value(json_object_get(k, "kty")),
+                        "RSA");
+    assert_string_equal(json_string_value(json_object_get(k, "kid")),
+                        gcp_jwt_key_id(rsa_key));
+    assert_string_equal(json_string_value(json_object_get(k, "e")),
+                        "AQAB");
+    n = unb64url(json_string_value(json_object_get(k, "n")), raw);
+    assert_int_equal(n, 256);
+    assert_true(raw[0] & 0x80);         /* no leading zero byte */
+
+    /* EC: 0x04 || x || y is the key's encoded point */
+    k = json_array_get(json_object_get(doc, "keys"), 1);
+    it = json_object_iter(k);
+    for (n = 0; n < 7; n++, it = json_object_iter_next(k, it)) {
+        assert_non_null(it);
+        assert_string_equal(json_object_iter_key(it), eckeys[n]);
+    }
+    assert_null(it);
+    assert_string_equal(json_string_value(json_object_get(k, "crv")),
+                        "P-256");
+    assert_string_equal(json_string_value(json_object_get(k, "alg")),
+                        "ES256");
+
+    f = fopen(pki->ec_key_file, "r");
+    assert_non_null(f);
+    ec = PEM_read_PrivateKey(f, NULL, NULL, NULL);
+    fclose(f);
+    assert_non_null(ec);
+    assert_int_equal(EVP_PKEY_get_octet_string_param(ec,
+                         OSSL_PKEY_PARAM_ENCODED_PUBLIC_KEY, point,
+                         sizeof(point), &n), 1);
+    assert_int_equal(n, 65);
+    EVP_PKEY_free(ec);
+
+    assert_int_equal(unb64url(json_string_value(json_object_get(k, "x")),
+                              raw), 32);
+    assert_memory_equal(raw, point + 1, 32);
+    assert_int_equal(unb64url(json_string_value(json_object_get(k, "y")),
+                              raw), 32);
+    assert_memory_equal(raw, point + 33, 32);
+
+    /* an empty set is an empty key list */
+    json_decref(doc);
+    gcp_jwt_keys_free(&set);
+    gcp_buf_init(&b, a);
+    assert_int_equal(gcp_jwt_keys_jwks(&b, &set), GCP_OK);
+    assert_int_equal(b.len, strlen("{\"keys\":[]}"));
+    assert_memory_equal(b.data, "{\"keys\":[]}", b.len);
+
+    gcp_jwt_key_free(rsa_key);
+    gcp_jwt_key_free(ec_key);
+    gcp_arena_destroy(a);
+}
+
+
 int
 main(void)
 {
@@ -450,6 +575,7 @@ main(void)
         cmocka_unit_test(test_jwt_malformed),
         cmocka_unit_test(test_jwt_key_files),
         cmocka_unit_test(test_jwt_refused_keys),
+        cmocka_unit_test(test_jwt_jwks),
     };
 
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -102,7 +102,9 @@ test_bootstrap_policy(void **state)
                   NULL);
     assert_int_equal(r->status, 200);
     items = json_object_get(r->json, "items");
-    assert_int_equal(json_array_size(items), 4);
+    /* cluster-admin, system:basic-user, system:discovery, */
+    /* system:public-info-viewer, system:service-account-issuer-discovery */
+    assert_int_equal(json_array_size(items), 5);
     assert_string_equal(api_str(json_array_get(items, 0), "metadata", "name",
                                 NULL), "cluster-admin");
     api_resp_free(r);
@@ -110,7 +112,7 @@ test_bootstrap_policy(void **state)
     r = rbac_call(env, &rbac_admin, "GET", RBAC "/clusterroles", NULL);
     assert_int_equal(r->status, 200);
     items = json_object_get(r->json, "items");
-    assert_int_equal(json_array_size(items), 10);
+    assert_int_equal(json_array_size(items), 11);
 
     seen = 0;
 

@@ -1,3 +1,4 @@
+
 /*
  * Unit tests: bootstrap manifests (core/controllers/gcp_manifests.c)
  * applied through the in-process client of an API core on LMDB.
