@@ -19,7 +19,11 @@ static const struct {
     { "rawextension", GCP_PB_RAWEXT },
     { "intorstring", GCP_PB_INTORSTR },
     { "quantity", GCP_PB_QUANTITY },
-    { "stringlist", GCP_PB_STRINGS }
+    { "stringlist", GCP_PB_STRINGS },
+    { "json", GCP_PB_JSON },
+    { "schemaorarray", GCP_PB_ORARRAY },
+    { "schemaorbool", GCP_PB_ORBOOL },
+    { "schemaorstringarray", GCP_PB_ORSTRINGS }
 };
 
 
@@ -40,6 +44,30 @@ gcp_pb_is_map(const json_t *r)
 }
 
 
+/* A union's message is its definition's x-gcp-proto-message. */
+static gcp_pb_kind_t
+gcp_pb_union_init(gcp_pb_ctx_t *ctx, const json_t *node, gcp_pb_kind_t kind,
+    const json_t **schema, const char **type_name)
+{
+    const json_t  *m;
+
+    if (!gcp_pb_is_union(kind)) {
+        return kind;
+    }
+
+    m = json_object_get(gcp_schema_resolve(ctx->set, node),
+                        "x-gcp-proto-message");
+    if (!json_is_object(m)) {
+        return GCP_PB_NONE;
+    }
+
+    *schema = m;
+    *type_name = gcp_schema_def_name(ctx->set, node);
+
+    return kind;
+}
+
+
 /* The kind of one value of schema node (unresolved). */
 static gcp_pb_kind_t
 gcp_pb_value_kind(gcp_pb_ctx_t *ctx, const json_t *node,
@@ -54,7 +82,8 @@ gcp_pb_value_kind(gcp_pb_ctx_t *ctx, const json_t *node,
     if (t) {
         for (i = 0; i < gcp_nelems(gcp_pb_types); i++) {
             if (strcmp(t, gcp_pb_types[i].name) == 0) {
-                return gcp_pb_types[i].kind;
+                return gcp_pb_union_init(ctx, node, gcp_pb_types[i].kind,
+                                         schema, type_name);
             }
         }
 
@@ -93,6 +122,10 @@ gcp_pb_value_kind(gcp_pb_ctx_t *ctx, const json_t *node,
 
     if (strcmp(type, "boolean") == 0) {
         return GCP_PB_BOOL;
+    }
+
+    if (strcmp(type, "number") == 0) {
+        return GCP_PB_DOUBLE;
     }
 
     if (strcmp(type, "object") == 0 && !gcp_pb_is_map(r)) {
@@ -320,6 +353,8 @@ gcp_pb_wire_type(gcp_pb_kind_t kind)
     case GCP_PB_INT64:
     case GCP_PB_BOOL:
         return GCP_PB_VARINT;
+    case GCP_PB_DOUBLE:
+        return GCP_PB_FIXED64;
     default:
         return GCP_PB_LEN;
     }

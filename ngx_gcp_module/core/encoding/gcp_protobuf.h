@@ -21,23 +21,33 @@
  *   "x-gcp-proto-type": T      on a definition (or property): time,
  *                              microtime (Timestamp{seconds 1, nanos 2}),
  *                              fieldsv1, rawextension (bytes raw = 1),
- *                              intorstring, quantity, verbs (a []string
- *                              wrapped in a message, items = 1)
+ *                              json (bytes raw = 1 holding any JSON value,
+ *                              written with sorted keys: apiextensions'
+ *                              JSON), intorstring, quantity, verbs (a
+ *                              []string wrapped in a message, items = 1);
+ *                              the unions schemaorarray, schemaorbool and
+ *                              schemaorstringarray, whose JSON is one of
+ *                              the fields of the message the definition
+ *                              describes in "x-gcp-proto-message" (an
+ *                              object schema with numbered properties;
+ *                              see gcp_protobuf_union.c)
  *   "x-gcp-proto-order": [..]  on a definition whose Go struct order (the
  *                              JSON field order) differs from the field
  *                              number order
  *
  * Properties with x-kubernetes-int-or-string (or format int-or-string) are
- * IntOrString.  Repeated scalars are written unpacked (proto2) and read
- * packed or not; map entries are written sorted by key; unknown fields are
- * skipped when reading.  A definition is protobuf-capable when every one
- * of its properties carries x-gcp-proto (custom resources are not).
+ * IntOrString; numbers are doubles.  Repeated scalars are written unpacked
+ * (proto2) and read packed or not; map entries are written sorted by key;
+ * unknown fields are skipped when reading.  A definition is
+ * protobuf-capable when every one of its properties carries x-gcp-proto
+ * (custom resources are not).
  *
  * Decoding produces what kube-apiserver's JSON of the same object is: kind
  * and apiVersion first, fields in Go order, Go's omitempty rules (value
  * structs always present, a zero metav1.Time is null), Time as RFC 3339
- * seconds, MicroTime with 6 digits, bytes as base64, map keys sorted,
- * invalid UTF-8 as U+FFFD.
+ * seconds, MicroTime with 6 digits, bytes as base64, doubles as Go's
+ * float64 (NaN and infinities are errors, as in encoding/json), map keys
+ * sorted, invalid UTF-8 as U+FFFD.
  *
  * Caveats: Quantity strings are passed through, not canonicalised; a
  * RawExtension is written as a nested protobuf body when its object has a

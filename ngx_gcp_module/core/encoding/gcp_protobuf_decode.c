@@ -85,7 +85,10 @@ gcp_pb_dec_time(gcp_pb_ctx_t *ctx, gcp_pb_kind_t kind,
 }
 
 
-/* FieldsV1 / RawExtension: raw JSON, or for RawExtension a protobuf body. */
+/*
+ * FieldsV1 / RawExtension / JSON: raw JSON, or for RawExtension a protobuf
+ * body.
+ */
 static int
 gcp_pb_dec_raw(gcp_pb_ctx_t *ctx, gcp_pb_kind_t kind,
     const unsigned char *p, size_t n, json_t **out)
@@ -96,7 +99,8 @@ gcp_pb_dec_raw(gcp_pb_ctx_t *ctx, gcp_pb_kind_t kind,
     gcp_pb_slot_t   s[1];
 
     rc = gcp_pb_dec_fixed(ctx, p, n, kind == GCP_PB_RAWEXT ? "RawExtension"
-                                                            : "FieldsV1",
+                                     : kind == GCP_PB_JSON ? "JSON"
+                                     : "FieldsV1",
                           gcp_pb_raw_wires, gcp_pb_raw_names, 1, s);
     if (rc != GCP_OK) {
         return rc;
@@ -193,6 +197,10 @@ gcp_pb_dec_len_value(gcp_pb_ctx_t *ctx, const gcp_pb_field_t *f,
         break;
 
     case GCP_PB_MESSAGE:
+    case GCP_PB_ORARRAY:
+    case GCP_PB_ORBOOL:
+    case GCP_PB_ORSTRINGS:
+        /* a union is read as its message, gcp_pb_fin_message() picks */
         m = gcp_pb_msg(ctx, f->schema, f->type_name);
         if (m == NULL) {
             return gcp_pb_fail(ctx, NULL);
@@ -219,6 +227,7 @@ gcp_pb_dec_len_value(gcp_pb_ctx_t *ctx, const gcp_pb_field_t *f,
 
     case GCP_PB_FIELDSV1:
     case GCP_PB_RAWEXT:
+    case GCP_PB_JSON:
         return gcp_pb_dec_raw(ctx, f->kind, p, n, out);
 
     case GCP_PB_INTORSTR:
@@ -257,10 +266,23 @@ gcp_pb_dec_value(gcp_pb_ctx_t *ctx, const gcp_pb_field_t *f, gcp_pb_rd_t *rd,
 {
     int                   rc;
     size_t                n;
+    double                d;
     uint64_t              v;
     const unsigned char  *p;
 
     *out = NULL;
+
+    if (f->kind == GCP_PB_DOUBLE) {
+        rc = gcp_pb_fixed64(ctx, rd, &v);
+        if (rc != GCP_OK) {
+            return rc;
+        }
+
+        memcpy(&d, &v, sizeof(d));
+        *out = gcp_pb_json_double(ctx, d);
+
+        return *out ? GCP_OK : gcp_pb_fail(ctx, ctx->msg);
+    }
 
     if (gcp_pb_wire_type(f->kind) == GCP_PB_VARINT) {
         rc = gcp_pb_varint(ctx, rd, &v);
@@ -433,7 +455,7 @@ gcp_pb_dec_verbs(gcp_pb_ctx_t *ctx, const unsigned char *p, size_t n,
 }
 
 
-/* Elements of a repeated field: one, or a packed run of varints. */
+/* Elements of a repeated field: one, or a packed run of scalars. */
 static int
 gcp_pb_dec_repeated(gcp_pb_ctx_t *ctx, const gcp_pb_field_t *f,
     unsigned wire, gcp_pb_rd_t *rd, json_t *arr)
@@ -443,7 +465,7 @@ gcp_pb_dec_repeated(gcp_pb_ctx_t *ctx, const gcp_pb_field_t *f,
     json_t      *v;
     gcp_pb_rd_t  packed;
 
-    if (wire == GCP_PB_LEN && gcp_pb_wire_type(f->kind) == GCP_PB_VARINT) {
+    if (wire == GCP_PB_LEN && gcp_pb_wire_type(f->kind) != GCP_PB_LEN) {
         rc = gcp_pb_bytes(ctx, rd, &packed.p, &n);
         if (rc != GCP_OK) {
             return rc;

@@ -186,6 +186,61 @@ gcp_pb_enc_time(gcp_pb_ctx_t *ctx, gcp_buf_t *b, uint32_t num,
 }
 
 
+/*
+ * JSON with the keys of every object sorted, as Go marshals the
+ * interface{} an apiextensions JSON value holds after conversion.
+ */
+static int
+gcp_pb_enc_sorted(gcp_buf_t *b, const json_t *v)
+{
+    json_t  *copy;
+
+    if (!json_is_object(v) && !json_is_array(v)) {
+        gcp_json_dump_buf(b, v, 0);
+        return GCP_OK;
+    }
+
+    copy = json_deep_copy(v);
+
+    if (copy == NULL || gcp_json_sort_keys(copy, 1) != GCP_OK) {
+        json_decref(copy);
+        return GCP_ENOMEM;
+    }
+
+    gcp_json_dump_buf(b, copy, 0);
+    json_decref(copy);
+
+    return GCP_OK;
+}
+
+
+/* double: fixed64, little-endian. */
+static int
+gcp_pb_enc_double(gcp_buf_t *b, uint32_t num, const json_t *v)
+{
+    int       i;
+    char      tmp[8];
+    double    d;
+    uint64_t  bits;
+
+    if (v && !json_is_number(v)) {
+        return GCP_EINTERNAL;
+    }
+
+    d = v ? json_number_value(v) : 0;
+    memcpy(&bits, &d, sizeof(bits));
+
+    for (i = 0; i < 8; i++) {
+        tmp[i] = (char) (bits >> (8 * i));
+    }
+
+    gcp_pb_put_tag(b, num, GCP_PB_FIXED64);
+    gcp_buf_add(b, tmp, 8);
+
+    return GCP_OK;
+}
+
+
 /* bytes raw = 1: a protobuf body for a known kind, else JSON. */
 static int
 gcp_pb_enc_raw(gcp_pb_ctx_t *ctx, gcp_buf_t *b, uint32_t num,
@@ -210,6 +265,9 @@ gcp_pb_enc_raw(gcp_pb_ctx_t *ctx, gcp_buf_t *b, uint32_t num,
 
         if (def) {
             rc = gcp_pb_enc_envelope(ctx, b, def, v);
+
+        } else if (f->kind == GCP_PB_JSON) {
+            rc = gcp_pb_enc_sorted(b, v);
 
         } else {
             gcp_json_dump_buf(b, v, 0);
@@ -317,6 +375,38 @@ gcp_pb_enc_strings(gcp_buf_t *b, uint32_t num, const json_t *v)
 }
 
 
+/* A union: its JSON value written as its message (x-gcp-proto-message). */
+static int
+gcp_pb_enc_union(gcp_pb_ctx_t *ctx, gcp_buf_t *b, uint32_t num,
+    const gcp_pb_field_t *f, const json_t *v)
+{
+    int            rc;
+    size_t         start;
+    json_t        *msg;
+    gcp_pb_msg_t  *m;
+
+    msg = gcp_pb_union_message(f->kind, v, &rc);
+    if (msg == NULL) {
+        return rc;
+    }
+
+    m = gcp_pb_msg(ctx, f->schema, f->type_name);
+
+    if (m == NULL) {
+        rc = GCP_ENOMEM;
+
+    } else {
+        start = gcp_pb_open(b, num);
+        rc = gcp_pb_enc_message(ctx, b, m, msg);
+        gcp_pb_close(b, start);
+    }
+
+    json_decref(msg);
+
+    return rc;
+}
+
+
 /* One value of field f as field number num; v NULL is the zero value. */
 static int
 gcp_pb_enc_value(gcp_pb_ctx_t *ctx, gcp_buf_t *b, uint32_t num,
@@ -368,12 +458,21 @@ gcp_pb_enc_value(gcp_pb_ctx_t *ctx, gcp_buf_t *b, uint32_t num,
         gcp_pb_close(b, start);
         return rc;
 
+    case GCP_PB_ORARRAY:
+    case GCP_PB_ORBOOL:
+    case GCP_PB_ORSTRINGS:
+        return gcp_pb_enc_union(ctx, b, num, f, v);
+
+    case GCP_PB_DOUBLE:
+        return gcp_pb_enc_double(b, num, v);
+
     case GCP_PB_TIME:
     case GCP_PB_MICROTIME:
         return gcp_pb_enc_time(ctx, b, num, f, v);
 
     case GCP_PB_FIELDSV1:
     case GCP_PB_RAWEXT:
+    case GCP_PB_JSON:
         return gcp_pb_enc_raw(ctx, b, num, f, v);
 
     case GCP_PB_INTORSTR:

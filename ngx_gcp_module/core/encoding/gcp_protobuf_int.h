@@ -45,9 +45,18 @@ typedef enum {
     GCP_PB_RAWEXT,              /* raw JSON or protobuf body in field 1 */
     GCP_PB_INTORSTR,            /* type 1, intVal 2, strVal 3 */
     GCP_PB_QUANTITY,            /* string 1 */
-    GCP_PB_STRINGS              /* repeated string 1 (ExtraValue), JSON */
+    GCP_PB_STRINGS,             /* repeated string 1 (ExtraValue), JSON */
                                 /* an array of strings */
+    GCP_PB_DOUBLE,              /* fixed64; JSON: a number */
+    GCP_PB_JSON,                /* raw JSON in field 1, keys sorted */
+    GCP_PB_ORARRAY,             /* the unions: an x-gcp-proto-message */
+    GCP_PB_ORBOOL,              /* whose JSON is one of its fields */
+    GCP_PB_ORSTRINGS            /* (gcp_protobuf_union.c) */
 } gcp_pb_kind_t;
+
+#define gcp_pb_is_union(kind)                                               \
+    ((kind) == GCP_PB_ORARRAY || (kind) == GCP_PB_ORBOOL                    \
+     || (kind) == GCP_PB_ORSTRINGS)
 
 
 typedef enum {
@@ -68,7 +77,8 @@ typedef struct {
     gcp_pb_card_t   card;
     unsigned        ptr:1;
     unsigned        noomit:1;
-    const json_t   *schema;     /* resolved message schema (MESSAGE) */
+    const json_t   *schema;     /* resolved message schema (MESSAGE), */
+                                /* x-gcp-proto-message (unions) */
     const char     *type_name;  /* its definition's name, or NULL */
 } gcp_pb_field_t;
 
@@ -172,6 +182,9 @@ int gcp_pb_fail(gcp_pb_ctx_t *ctx, const char *msg);
 
 int gcp_pb_varint(gcp_pb_ctx_t *ctx, gcp_pb_rd_t *rd, uint64_t *v);
 
+/* A fixed64 value (8 bytes, little-endian). */
+int gcp_pb_fixed64(gcp_pb_ctx_t *ctx, gcp_pb_rd_t *rd, uint64_t *v);
+
 /* A length-delimited value: *p and *n point into the data. */
 int gcp_pb_bytes(gcp_pb_ctx_t *ctx, gcp_pb_rd_t *rd,
     const unsigned char **p, size_t *n);
@@ -236,6 +249,37 @@ json_t *gcp_pb_fin_message(gcp_pb_ctx_t *ctx, const gcp_pb_msg_t *m,
 
 /* Returns a new reference to the JSON zero value of f's kind. */
 json_t *gcp_pb_zero_value(const gcp_pb_field_t *f);
+
+
+/*
+ * The unions (gcp_protobuf_union.c): types whose JSON is a choice between
+ * the fields of their message, as apiextensions' JSONSchemaPropsOrArray
+ * (a schema or an array of schemas), JSONSchemaPropsOrBool and
+ * JSONSchemaPropsOrStringArray.
+ */
+
+/*
+ * Returns a new object, the message form (x-gcp-proto-message) of the
+ * JSON value v of a union kind (v NULL: the zero value); NULL with *rc
+ * GCP_EINTERNAL when v has a JSON type the union does not take, or
+ * GCP_ENOMEM.
+ */
+json_t *gcp_pb_union_message(gcp_pb_kind_t kind, const json_t *v, int *rc);
+
+/*
+ * Returns a new reference to the JSON form of msg, the union's message
+ * as gcp_pb_fin_message() wrote it, as upstream's MarshalJSON chooses it;
+ * NULL when out of memory.
+ */
+json_t *gcp_pb_union_json(gcp_pb_kind_t kind, const json_t *msg);
+
+/*
+ * Returns a new reference to the JSON of a double, as encoding/json writes
+ * a float64 and parsing that text gives (an integer when it has no
+ * fraction nor exponent); NULL with ctx->msg set for NaN and infinities
+ * ("json: unsupported value: NaN"), or NULL (ENOMEM) with ctx->msg NULL.
+ */
+json_t *gcp_pb_json_double(gcp_pb_ctx_t *ctx, double d);
 
 
 #endif /* _GCP_PROTOBUF_INT_H_INCLUDED_ */

@@ -20,10 +20,14 @@ gcp_pb_zero_value(const gcp_pb_field_t *f)
     case GCP_PB_INT32:
     case GCP_PB_INT64:
     case GCP_PB_INTORSTR:
+    case GCP_PB_DOUBLE:
         return json_integer(0);
     case GCP_PB_BOOL:
         return json_false();
     case GCP_PB_MESSAGE:
+    case GCP_PB_ORARRAY:
+    case GCP_PB_ORBOOL:
+    case GCP_PB_ORSTRINGS:
         return json_object();
     case GCP_PB_QUANTITY:
         return json_string("0");
@@ -45,15 +49,24 @@ gcp_pb_is_zero(const json_t *v)
 static json_t *
 gcp_pb_fin_value(gcp_pb_ctx_t *ctx, const gcp_pb_field_t *f, json_t *v)
 {
+    json_t              *msg, *r;
     const gcp_pb_msg_t  *m;
 
-    if (f->kind != GCP_PB_MESSAGE) {
+    if (f->kind != GCP_PB_MESSAGE && !gcp_pb_is_union(f->kind)) {
         return json_incref(v);
     }
 
     m = gcp_pb_msg(ctx, f->schema, f->type_name);
+    msg = m ? gcp_pb_fin_message(ctx, m, v, NULL) : NULL;
 
-    return m ? gcp_pb_fin_message(ctx, m, v, NULL) : NULL;
+    if (msg == NULL || f->kind == GCP_PB_MESSAGE) {
+        return msg;
+    }
+
+    r = gcp_pb_union_json(f->kind, msg);
+    json_decref(msg);
+
+    return r;
 }
 
 
@@ -140,11 +153,15 @@ gcp_pb_fin_single(gcp_pb_ctx_t *ctx, const gcp_pb_field_t *f, json_t *v,
 
     switch (f->kind) {
     case GCP_PB_MESSAGE:
+    case GCP_PB_ORARRAY:
+    case GCP_PB_ORBOOL:
+    case GCP_PB_ORSTRINGS:
         return gcp_pb_fin_value(ctx, f, v);
     case GCP_PB_TIME:
     case GCP_PB_MICROTIME:
     case GCP_PB_FIELDSV1:
     case GCP_PB_RAWEXT:
+    case GCP_PB_JSON:
         return v ? json_incref(v) : json_null();
     case GCP_PB_INTORSTR:
         return v ? json_incref(v) : json_integer(0);

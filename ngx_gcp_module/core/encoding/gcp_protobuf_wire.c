@@ -4,6 +4,8 @@
  * messages (see gcp_protobuf_int.h).
  */
 
+#include <math.h>
+
 #include "gcp_protobuf_int.h"
 #include "gcp_json.h"
 
@@ -46,6 +48,29 @@ gcp_pb_varint(gcp_pb_ctx_t *ctx, gcp_pb_rd_t *rd, uint64_t *v)
         }
     }
 
+    *v = x;
+
+    return GCP_OK;
+}
+
+
+int
+gcp_pb_fixed64(gcp_pb_ctx_t *ctx, gcp_pb_rd_t *rd, uint64_t *v)
+{
+    int       i;
+    uint64_t  x;
+
+    if (rd->end - rd->p < 8) {
+        return gcp_pb_fail(ctx, GCP_PB_EOF);
+    }
+
+    x = 0;
+
+    for (i = 7; i >= 0; i--) {
+        x = (x << 8) | rd->p[i];
+    }
+
+    rd->p += 8;
     *v = x;
 
     return GCP_OK;
@@ -244,6 +269,33 @@ gcp_pb_json_string(gcp_pb_ctx_t *ctx, const unsigned char *p, size_t n)
     }
 
     return json_stringn_nocheck(b.data, b.len);
+}
+
+
+json_t *
+gcp_pb_json_double(gcp_pb_ctx_t *ctx, double d)
+{
+    char         buf[32];
+    size_t       n;
+    json_t      *v;
+    const char  *msg;
+
+    if (isnan(d) || isinf(d)) {
+        ctx->msg = isnan(d) ? "json: unsupported value: NaN"
+                   : d > 0 ? "json: unsupported value: +Inf"
+                           : "json: unsupported value: -Inf";
+        return NULL;
+    }
+
+    n = gcp_json_format_float(d, 'j', buf);
+
+    v = gcp_json_parse(ctx->arena, buf, n, &msg);
+    if (v == NULL) {
+        ctx->msg = NULL;
+        return NULL;
+    }
+
+    return json_incref(v);
 }
 
 
