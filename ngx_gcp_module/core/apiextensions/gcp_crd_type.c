@@ -773,6 +773,7 @@ const gcp_resource_t  gcp_type_customresourcedefinitions = {
     .list_kind = "CustomResourceDefinitionList",
     .short_names = (const char * const []) { "crd", "crds", NULL },
     .categories = (const char * const []) { "api-extensions", NULL },
+    .protobuf = 1,
     .verbs = GCP_VERBS_CRUD,
     .subresources = gcp_crd_subresources,
     .nsubresources = gcp_nelems(gcp_crd_subresources),
