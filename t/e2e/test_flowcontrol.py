@@ -20,6 +20,7 @@ import time
 import pytest
 
 from gcp_http import call
+from gcp_pbwire import decode, unwrap
 from gcp_server import GcpServer
 from gcp_wait import eventually
 
@@ -165,49 +166,12 @@ def level_row(srv, name):
 # ------------------------------------------------------------ protobuf
 
 
-def pb_fields(data):
-    """The fields of one protobuf message: [(number, value)], value the
-    bytes of length-delimited fields, the int of varints."""
-    out, i = [], 0
-    while i < len(data):
-        key, i = pb_varint(data, i)
-        num, wire = key >> 3, key & 7
-        if wire == 0:
-            v, i = pb_varint(data, i)
-        elif wire == 2:
-            n, i = pb_varint(data, i)
-            v, i = data[i:i + n], i + n
-        else:
-            raise AssertionError("wire type %d" % wire)
-        out.append((num, v))
-    return out
-
-
-def pb_varint(data, i):
-    v, shift = 0, 0
-    while True:
-        b = data[i]
-        i += 1
-        v |= (b & 0x7f) << shift
-        shift += 7
-        if b < 0x80:
-            return v, i
-
-
-def pb_unknown(body):
-    """apiVersion, kind and the object's bytes of a protobuf body."""
-    assert body[:4] == b"k8s\x00", body[:16]
-    env = dict(pb_fields(body[4:]))
-    meta = dict(pb_fields(env[1]))
-    return meta[1].decode(), meta[2].decode(), env[2]
-
-
 def pb_names(items_msg):
     """The metadata.name of every item of a list message."""
     names = []
-    for num, item in pb_fields(items_msg):
+    for num, item in decode(items_msg):
         if num == 2:
-            meta = dict(pb_fields(dict(pb_fields(item))[1]))
+            meta = dict(decode(dict(decode(item))[1]))
             names.append(meta[1].decode())
     return names
 
@@ -283,16 +247,16 @@ def test_protobuf_list_and_watch(srv):
         r = req(srv, "GET", base + "/flowschemas", headers={"Accept": PB})
         assert r.status == 200
         assert r.content_type == PB
-        av, kind, raw = pb_unknown(r.body)
+        av, kind, raw = unwrap(r.body)
         assert (av, kind) == ("flowcontrol.apiserver.k8s.io/" + version,
                               "FlowSchemaList")
         assert "global-default" in pb_names(raw)
 
         r = req(srv, "GET", base + "/prioritylevelconfigurations/exempt",
                 headers={"Accept": PB})
-        av, kind, raw = pb_unknown(r.body)
+        av, kind, raw = unwrap(r.body)
         assert kind == "PriorityLevelConfiguration"
-        spec = dict(pb_fields(dict(pb_fields(raw))[2]))
+        spec = dict(decode(dict(decode(raw))[2]))
         assert spec[1] == b"Exempt"
 
         # a watch: length-prefixed WatchEvent messages (without envelope)
@@ -308,13 +272,13 @@ def test_protobuf_list_and_watch(srv):
         names, i = [], 0
         while i < len(data):
             n = struct.unpack(">I", data[i:i + 4])[0]
-            ev = dict(pb_fields(data[i + 4:i + 4 + n]))
+            ev = dict(decode(data[i + 4:i + 4 + n]))
             assert ev[1] == b"ADDED"
-            obj = dict(pb_fields(ev[2]))[1]
-            av, kind, raw = pb_unknown(obj)
+            obj = dict(decode(ev[2]))[1]
+            av, kind, raw = unwrap(obj)
             assert (av, kind) == ("flowcontrol.apiserver.k8s.io/"
                                   + version, "PriorityLevelConfiguration")
-            names.append(dict(pb_fields(dict(pb_fields(raw))[1]))[1])
+            names.append(dict(decode(dict(decode(raw))[1]))[1])
             i += 4 + n
         assert b"workload-low" in names
 

@@ -16,6 +16,7 @@
 #include "gcp_object.h"
 #include "gcp_protobuf.h"
 #include "support_fuzz.h"
+#include "support_schema.h"
 
 
 #define META   "io.k8s.apimachinery.pkg.apis.meta.v1."
@@ -390,14 +391,7 @@ decode_err(gcp_arena_t *a, const char *data, size_t len,
 static int
 setup(void **state)
 {
-    const char  *err;
-
-    set = gcp_schema_set_create();
-    assert_non_null(set);
-    assert_int_equal(gcp_schema_set_load_embedded(set, &err), GCP_OK);
-    assert_int_equal(gcp_schema_set_add_doc(set, test_defs,
-                                            sizeof(test_defs) - 1, &err),
-                     GCP_OK);
+    set = schema_set_with(test_defs, sizeof(test_defs) - 1);
 
     return 0;
 }

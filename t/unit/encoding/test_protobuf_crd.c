@@ -18,6 +18,7 @@
 
 #include "gcp_json.h"
 #include "gcp_protobuf.h"
+#include "support_schema.h"
 
 
 #define V1     "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1."
@@ -79,14 +80,7 @@ static gcp_schema_set_t  *set;
 static int
 setup(void **state)
 {
-    const char  *err;
-
-    set = gcp_schema_set_create();
-    assert_non_null(set);
-    assert_int_equal(gcp_schema_set_load_embedded(set, &err), GCP_OK);
-    assert_int_equal(gcp_schema_set_add_doc(set, test_defs,
-                                            sizeof(test_defs) - 1, &err),
-                     GCP_OK);
+    set = schema_set_with(test_defs, sizeof(test_defs) - 1);
 
     return 0;
 }

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 
 #include "gcp_schema_check.h"
+#include "support_schema.h"
 
 
 #define CORE  "io.k8s.api.core.v1."
@@ -49,14 +50,7 @@ static gcp_schema_set_t  *set;
 static int
 setup(void **state)
 {
-    const char  *err;
-
-    set = gcp_schema_set_create();
-    assert_non_null(set);
-    assert_int_equal(gcp_schema_set_load_embedded(set, &err), GCP_OK);
-    assert_int_equal(gcp_schema_set_add_doc(set, test_defs,
-                                            sizeof(test_defs) - 1, &err),
-                     GCP_OK);
+    set = schema_set_with(test_defs, sizeof(test_defs) - 1);
 
     return 0;
 }
