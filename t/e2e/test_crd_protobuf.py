@@ -241,6 +241,14 @@ def test_crd_get_protobuf(server, gizmos):
     assert r.json["spec"] == want["spec"]
     assert r.json["status"] == want["status"]
 
+    # and so does /status, answering in protobuf as asked
+    r = call(server, "PUT", crd_path(PB_NAME) + "/status?dryRun=All", body,
+             content_type=PROTOBUF, headers={"Accept": PROTOBUF})
+    assert r.status == 200, r
+    assert r.content_type == PROTOBUF, r
+    assert get(decode(get(crd_fields(r.body), 3)), 2) == \
+        get(decode(get(crd, 3)), 2)
+
 
 def test_crd_list_protobuf(server, gizmos):
     body = get_protobuf(server, crd_path())
