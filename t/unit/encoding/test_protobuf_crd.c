@@ -230,26 +230,45 @@ from_view(gcp_arena_t *a, const char *view, const char *expect)
  * An object's JSON and protobuf bytes from kube-apiserver: encoding the
  * JSON gives the bytes, decoding the bytes gives the JSON, to the byte.
  */
+/*
+ * The JSON fixture name: its text without kube-apiserver's final newline
+ * in *text, and its value (both arena-owned).
+ */
+static json_t *
+fixture_json(gcp_arena_t *a, const char *name, const char **text)
+{
+    size_t       n;
+    char        *json;
+    json_t      *obj;
+    const char  *msg;
+
+    json = fixture(a, name, &n);
+
+    if (n && json[n - 1] == '\n') {
+        json[--n] = '\0';
+    }
+
+    obj = gcp_json_parse(a, json, n, &msg);
+    assert_non_null(obj);
+
+    *text = json;
+
+    return obj;
+}
+
+
 static void
 reference(const char *name_json, const char *name_pb)
 {
-    size_t        jn, pn;
-    char         *json, *pb;
+    size_t        pn;
+    char         *pb;
     json_t       *obj, *out;
     gcp_buf_t     b;
-    const char   *msg;
+    const char   *json, *msg;
     gcp_arena_t  *a = gcp_arena_create(0);
 
-    json = fixture(a, name_json, &jn);
+    obj = fixture_json(a, name_json, &json);
     pb = fixture(a, name_pb, &pn);
-
-    /* kube-apiserver ends its JSON with a newline */
-    if (jn && json[jn - 1] == '\n') {
-        json[--jn] = '\0';
-    }
-
-    obj = gcp_json_parse(a, json, jn, &msg);
-    assert_non_null(obj);
 
     gcp_buf_init(&b, a);
     assert_int_equal(gcp_protobuf_encode(&b, set, obj), GCP_OK);
@@ -282,18 +301,15 @@ test_crd_list_reference(void **state)
 static void
 test_crd_watch_reference(void **state)
 {
-    size_t        jn, pn;
-    char         *json, *pb;
+    size_t        pn;
+    char         *pb;
     json_t       *obj, *ev;
     gcp_buf_t     b;
-    const char   *msg;
+    const char   *json, *msg;
     gcp_arena_t  *a = gcp_arena_create(0);
 
-    json = fixture(a, "crd-widgets.json", &jn);
+    obj = fixture_json(a, "crd-widgets.json", &json);
     pb = fixture(a, "crd-watch.pb", &pn);
-
-    obj = gcp_json_parse(a, json, jn, &msg);
-    assert_non_null(obj);
 
     gcp_buf_init(&b, a);
     assert_int_equal(gcp_protobuf_encode_watch_frame(&b, set, "ADDED", obj),
