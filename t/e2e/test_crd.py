@@ -786,12 +786,18 @@ def test_crd_delete_removes_instances(server, namespace, unique_name):
         assert eventually(lambda: call(server, "GET",
                                        crd_path("sprockets." + GROUP)).status
                           == 404, timeout=60)
-        # gone from every worker's discovery, no object left
-        for _ in range(8):
-            assert call(server, "GET", path).status == 404
-            r = call(server, "GET", "/apis/ref.example.com/v1")
-            assert all(x["name"] != "sprockets"
-                       for x in r.json.get("resources", []))
+        # gone from every worker's discovery (each learns it from its
+        # watch of the CRDs), no object left
+        def gone_everywhere():
+            for _ in range(8):
+                if call(server, "GET", path).status != 404:
+                    return False
+                r = call(server, "GET", "/apis/ref.example.com/v1")
+                if any(x["name"] == "sprockets"
+                       for x in r.json.get("resources", [])):
+                    return False
+            return True
+        assert eventually(gone_everywhere)
         # nothing was left in storage: the same CRD again lists no object
         create_crd(server, crd)
         r = call(server, "GET", "/apis/%s/v1/sprockets" % GROUP)
