@@ -110,6 +110,14 @@ int gcp_reg_write_opts(gcp_op_t *op, const char *options_kind, int *dry_run,
 json_t *gcp_reg_decode_body(gcp_op_t *op, gcp_field_validation_t fv);
 
 /*
+ * Decodes an options body of kind ("DeleteOptions") by its media type
+ * (JSON, YAML or protobuf) into its JSON form, not yet type-checked.
+ * Returns the object (borrowed from the arena), or NULL after responding
+ * with kube-apiserver's error (400 for bad input, 415 for another type).
+ */
+json_t *gcp_reg_decode_options(gcp_op_t *op, const char *kind);
+
+/*
  * The same checks on an already built object (after a patch): kind and
  * apiVersion must be the resource's, types right, unknown fields per fv,
  * reported after the nstrict strict decoding errors found while parsing

@@ -68,6 +68,19 @@ gcp_body_unrecognized(gcp_op_t *op, const char *msg)
 }
 
 
+/* The JSON decoder's error for a body that is not an object. */
+
+static const char *
+gcp_body_not_object(gcp_op_t *op, const json_t *v)
+{
+    return gcp_sprintf(op->a, "couldn't get version/kind; json parse error: "
+                       "json: cannot unmarshal %s into Go value of type "
+                       "struct { APIVersion string \"json:\\\"apiVersion,"
+                       "omitempty\\\"\"; Kind string \"json:\\\"kind,"
+                       "omitempty\\\"\" }", gcp_json_go_kind(v));
+}
+
+
 /* "KIND in version "V" cannot be handled as a KIND: msg" */
 
 static void
@@ -906,6 +919,108 @@ gcp_reg_parse_json(gcp_op_t *op, gcp_field_validation_t fv,
 }
 
 
+/*
+ * An options body (DeleteOptions) as the delete handlers decode it: the
+ * input serializer negotiated from the Content-Type (JSON, YAML or
+ * protobuf; protobuf's envelope names the options kind in any group
+ * version that registers it), the decoder's error as a 400 of its own.
+ */
+
+json_t *
+gcp_reg_decode_options(gcp_op_t *op, const char *kind)
+{
+    int                    rc;
+    json_t                *obj;
+    gcp_str_t              body = op->req->body;
+    const char            *ct, *msg;
+    gcp_yaml_info_t        info;
+    gcp_protobuf_error_t   err;
+
+    ct = gcp_media_content_type(op->a, op->req->content_type);
+
+    if (strcmp(ct, "application/vnd.kubernetes.protobuf") == 0) {
+        memset(&err, 0, sizeof(err));
+
+        rc = gcp_protobuf_decode_ex(op->a, op->api->schemas, body.data,
+                                    body.len, &obj, &err);
+
+        if (rc == GCP_ENOMEM) {
+            gcp_op_error(op, rc, NULL, NULL);
+            return NULL;
+        }
+
+        if (rc != GCP_OK) {
+            gcp_op_error(op, GCP_EBADREQUEST, err.msg ? err.msg : "", NULL);
+            return NULL;
+        }
+
+        if (strcmp(json_string_value(json_object_get(obj, "kind")) ?: "",
+                   kind) != 0)
+        {
+            gcp_reg_error_plain(op, 500, gcp_sprintf(op->a, "decoded object "
+                                                     "cannot be converted "
+                                                     "to %s", kind));
+            return NULL;
+        }
+
+        return obj;
+    }
+
+    if (strcmp(ct, "application/yaml") == 0) {
+        rc = gcp_yaml_parse(op->a, body.data, body.len, 0, &obj, &info);
+
+        if (rc == GCP_EBADREQUEST) {
+            gcp_op_error(op, rc, info.json
+                         ? gcp_sprintf(op->a, "couldn't get version/kind; "
+                                       "json parse error: %s", info.msg)
+                         : info.msg, NULL);
+            return NULL;
+        }
+
+        if (rc != GCP_OK) {
+            gcp_op_error(op, rc, NULL, NULL);
+            return NULL;
+        }
+
+        if (json_is_null(obj)) {
+            obj = gcp_json_arena(op->a, json_object());
+            if (obj == NULL) {
+                gcp_op_error(op, GCP_ENOMEM, NULL, NULL);
+                return NULL;
+            }
+        }
+
+    } else if (ct[0] == '\0' || strcmp(ct, "application/json") == 0
+               || strcmp(ct, "*/*") == 0)
+    {
+        obj = gcp_json_parse(op->a, body.data, body.len, &msg);
+
+        if (obj == NULL) {
+            gcp_op_error(op, GCP_EBADREQUEST,
+                         gcp_sprintf(op->a, "couldn't get version/kind; "
+                                     "json parse error: %s", msg), NULL);
+            return NULL;
+        }
+
+    } else {
+        gcp_op_error(op, GCP_EMEDIATYPE,
+                     "the body of the request was in an unknown format - "
+                     "accepted media types include: application/json, "
+                     "application/yaml, application/vnd.kubernetes.protobuf",
+                     NULL);
+        return NULL;
+    }
+
+    if (!json_is_object(obj)) {
+        gcp_op_error(op, GCP_EBADREQUEST, gcp_body_not_object(op, obj),
+                     NULL);
+        return NULL;
+    }
+
+    return obj;
+}
+
+
 json_t *
 gcp_reg_decode_body(gcp_op_t *op, gcp_field_validation_t fv)
 {
@@ -955,12 +1070,7 @@ gcp_reg_decode_body(gcp_op_t *op, gcp_field_validation_t fv)
     }
 
     if (!json_is_object(obj)) {
-        gcp_body_unrecognized(op, gcp_sprintf(op->a, "couldn't get "
-                              "version/kind; json parse error: json: cannot "
-                              "unmarshal %s into Go value of type struct { "
-                              "APIVersion string \"json:\\\"apiVersion,"
-                              "omitempty\\\"\"; Kind string \"json:\\\"kind,"
-                              "omitempty\\\"\" }", gcp_json_go_kind(obj)));
+        gcp_body_unrecognized(op, gcp_body_not_object(op, obj));
         return NULL;
     }
 

@@ -134,14 +134,8 @@ gcp_del_opts(gcp_op_t *op, gcp_del_opts_t *o)
     }
 
     if (op->req->body.data && op->req->body.len) {
-        body = gcp_json_parse(op->a, op->req->body.data, op->req->body.len,
-                              &msg);
-
-        if (body == NULL || !json_is_object(body)) {
-            gcp_op_error(op, GCP_EBADREQUEST,
-                         gcp_sprintf(op->a, "couldn't get version/kind; json "
-                                     "parse error: %s",
-                                     body ? "not an object" : msg), NULL);
+        body = gcp_reg_decode_options(op, "DeleteOptions");
+        if (body == NULL) {
             return GCP_EBADREQUEST;
         }
 

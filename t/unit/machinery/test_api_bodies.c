@@ -257,6 +257,115 @@ test_yaml_strict(void **state)
 }
 
 
+/*
+ * DeleteOptions for delete and deletecollection in JSON, YAML and protobuf
+ * (the envelope of the client's group version, as client-go and helm send
+ * it); the options decoded act alike; other types 415.
+ */
+
+static void
+test_delete_options(void **state)
+{
+    size_t        i, len;
+    json_t       *in;
+    api_env_t    *env;
+    api_resp_t   *r;
+    gcp_buf_t     b;
+    gcp_arena_t  *a;
+    const char   *dry, *bogus;
+
+    static const char  *types[] = { JSON, YAML, PB };
+
+    env = api_env_create();
+    a = gcp_arena_create(0);
+
+    r = api_call(env, "POST", CMS, JSON, "{\"metadata\":{\"name\":\"d\"}}",
+                 JSON);
+    assert_int_equal(r->status, 201);
+    api_resp_free(r);
+
+    for (i = 0; i < gcp_nelems(types); i++) {
+        in = json_pack("{s:s, s:s, s:[s]}", "kind", "DeleteOptions",
+                       "apiVersion", "v1", "dryRun", "All");
+        assert_non_null(in);
+
+        gcp_buf_init(&b, a);
+
+        if (strcmp(types[i], PB) == 0) {
+            assert_int_equal(gcp_protobuf_encode(&b,
+                                                 api_env_api(env)->schemas,
+                                                 in), GCP_OK);
+            dry = b.data;
+            len = b.len;
+
+            json_object_set_new(in, "propagationPolicy",
+                                json_string("Bogus"));
+            json_object_del(in, "dryRun");
+            gcp_buf_init(&b, a);
+            assert_int_equal(gcp_protobuf_encode(&b,
+                                                 api_env_api(env)->schemas,
+                                                 in), GCP_OK);
+            bogus = b.data;
+
+        } else if (strcmp(types[i], YAML) == 0) {
+            dry = "dryRun:\n- All\n";
+            len = strlen(dry);
+            bogus = "propagationPolicy: Bogus\n";
+
+        } else {
+            dry = "{\"dryRun\":[\"All\"]}";
+            len = strlen(dry);
+            bogus = "{\"propagationPolicy\":\"Bogus\"}";
+        }
+
+        json_decref(in);
+
+        /* a dry run deletes nothing, with or without a name */
+
+        r = api_call_n(env, "DELETE", CMS "/d", types[i], dry, len, JSON);
+        assert_int_equal(r->status, 200);
+        api_resp_free(r);
+
+        r = api_call_n(env, "DELETE", CMS, types[i], dry, len, JSON);
+        assert_int_equal(r->status, 200);
+        api_resp_free(r);
+
+        r = api_call(env, "GET", CMS "/d", NULL, NULL, JSON);
+        assert_int_equal(r->status, 200);
+        api_resp_free(r);
+
+        /* the options are validated whatever their encoding */
+
+        len = strcmp(types[i], PB) == 0 ? b.len : strlen(bogus);
+
+        r = api_call_n(env, "DELETE", CMS "/d", types[i], bogus, len, JSON);
+        assert_int_equal(r->status, 422);
+        api_resp_free(r);
+    }
+
+    r = api_call(env, "DELETE", CMS "/d", "text/plain", "{}", JSON);
+    assert_int_equal(r->status, 415);
+    assert_string_equal(api_str(r->json, "message", NULL), ACCEPTED);
+    api_resp_free(r);
+
+    r = api_call(env, "DELETE", CMS "/d", PB, "k8s", JSON);
+    assert_int_equal(r->status, 400);
+    api_resp_free(r);
+
+    r = api_call(env, "DELETE", CMS "/d", YAML, "kind: DeleteOptions\n",
+                 JSON);
+    assert_int_equal(r->status, 200);
+    api_resp_free(r);
+
+    r = api_call(env, "GET", CMS "/d", NULL, NULL, JSON);
+    assert_int_equal(r->status, 404);
+    api_resp_free(r);
+
+    gcp_arena_destroy(a);
+    api_env_destroy(env);
+}
+
+
 int
 main(void)
 {
@@ -264,6 +373,7 @@ main(void)
         cmocka_unit_test(test_create_update),
         cmocka_unit_test(test_patch_types),
         cmocka_unit_test(test_yaml_strict),
+        cmocka_unit_test(test_delete_options),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
