@@ -15,6 +15,7 @@
 #include "gcp_json.h"
 #include "gcp_object.h"
 #include "gcp_reg.h"
+#include "gcp_types.h"
 
 
 /* Go struct orders of the CRD types (JSON field order on output). */
@@ -682,13 +683,10 @@ gcp_crd_status_build(gcp_op_t *op, const json_t *src, const json_t *old)
         "labels", "annotations", "ownerReferences", "generation", NULL
     };
 
-    obj = json_deep_copy(src);
+    obj = gcp_type_status_keep_spec(op, src, old);
     if (obj == NULL) {
         return NULL;
     }
-
-    v = json_object_get(old, "spec");
-    json_object_set_new(obj, "spec", v ? json_deep_copy(v) : json_object());
 
     meta = gcp_meta(obj);
     ometa = json_object_get(old, "metadata");

@@ -426,9 +426,16 @@ gcp_api_resource(gcp_op_t *op)
     }
 
     allowed = GCP_MEDIA_BIT(GCP_MEDIA_JSON) | GCP_MEDIA_BIT(GCP_MEDIA_YAML)
-              | GCP_MEDIA_BIT(GCP_MEDIA_TABLE)
               | GCP_MEDIA_BIT(GCP_MEDIA_PARTIAL)
               | GCP_MEDIA_BIT(GCP_MEDIA_PARTIAL_LIST);
+
+    /*
+     * Create-only resources (the reviews) have no TableConvertor upstream,
+     * so a Table is not an acceptable representation of their answers.
+     */
+    if (op->res->verbs & GCP_VERB_GET) {
+        allowed |= GCP_MEDIA_BIT(GCP_MEDIA_TABLE);
+    }
 
     if (op->res->protobuf) {
         allowed |= GCP_MEDIA_BIT(GCP_MEDIA_PROTOBUF);

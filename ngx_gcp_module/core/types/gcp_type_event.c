@@ -114,10 +114,13 @@ gcp_event_defaults(json_t *ev)
 const char *
 gcp_event_field_core(gcp_arena_t *a, const json_t *ev, const char *field)
 {
-    const char  *dot;
+    const char  *dot, *source;
 
     if (strcmp(field, "source") == 0) {
-        return gcp_event_str(ev, "source", "component");
+        /* events.k8s.io/v1 writes carry only the reporting controller */
+        source = gcp_event_str(ev, "source", "component");
+        return source[0] ? source : gcp_event_str(ev, "reportingComponent",
+                                                  NULL);
     }
 
     dot = strchr(field, '.');

@@ -209,6 +209,7 @@ static const gcp_strategy_t  gcp_namespace_strategy = {
     .prepare_create = gcp_namespace_prepare_create,
     .prepare_update = gcp_namespace_prepare_update,
     .prepare_status_update = gcp_namespace_prepare_status,
+    .status_build = gcp_type_status_keep_spec,
     .validate = gcp_validate_namespace,
     .validate_update = gcp_validate_namespace_update,
     .validate_status = gcp_validate_namespace_status,

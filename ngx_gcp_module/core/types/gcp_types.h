@@ -27,5 +27,14 @@ extern const gcp_resource_t  gcp_type_leases;
 /* Returns the number of keys of obj[field] (a map), 0 when absent. */
 size_t gcp_type_map_size(const json_t *obj, const char *field);
 
+/*
+ * A strategy's status_build for types whose status strategy resets only
+ * the spec (namespaces): a copy of the request's object src with old's
+ * spec (an empty one when old has none), metadata changes kept.  Returns
+ * a new reference, NULL when out of memory.
+ */
+json_t *gcp_type_status_keep_spec(gcp_op_t *op, const json_t *src,
+    const json_t *old);
+
 
 #endif /* _GCP_TYPES_H_INCLUDED_ */

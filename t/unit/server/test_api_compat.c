@@ -517,6 +517,144 @@ test_delete_precondition_names_kind(void **state)
 }
 
 
+/*
+ * A merge patch on namespaces/NAME/status keeps its metadata changes, as
+ * the namespace status strategy resets only the spec; spec changes go.
+ */
+
+static void
+test_namespace_status_keeps_metadata(void **state)
+{
+    api_env_t   *env = *state;
+    api_resp_t  *r;
+
+    r = api_call(env, "POST", "/api/v1/namespaces", JSON,
+                 "{\"metadata\":{\"name\":\"nsst\"}}", NULL);
+    assert_int_equal(r->status, 201);
+    api_resp_free(r);
+
+    r = api_call(env, "PATCH", "/api/v1/namespaces/nsst/status",
+                 "application/merge-patch+json",
+                 "{\"metadata\":{\"annotations\":{\"a\":\"1\"},"
+                 "\"labels\":{\"l\":\"2\"}},"
+                 "\"spec\":{\"finalizers\":[\"x/y\"]},"
+                 "\"status\":{\"phase\":\"Active\"}}", NULL);
+    assert_int_equal(r->status, 200);
+    assert_string_equal(api_str(r->json, "metadata", "annotations", "a",
+                                NULL), "1");
+    assert_string_equal(api_str(r->json, "metadata", "labels", "l", NULL),
+                        "2");
+    api_assert_json(json_object_get(r->json, "spec"),
+                    "{\"finalizers\":[\"kubernetes\"]}");
+    api_resp_free(r);
+
+    r = api_call(env, "GET", "/api/v1/namespaces/nsst", NULL, NULL, NULL);
+    assert_int_equal(r->status, 200);
+    assert_string_equal(api_str(r->json, "metadata", "annotations", "a",
+                                NULL), "1");
+    api_resp_free(r);
+}
+
+
+/*
+ * The reviews have no TableConvertor upstream: a Table of their answer is
+ * 406 NotAcceptable; JSON as a fallback in the same Accept is served.
+ */
+
+static void
+test_review_table_not_acceptable(void **state)
+{
+    api_env_t   *env = *state;
+    api_resp_t  *r;
+
+    static const char  ssar[] =
+        "{\"apiVersion\":\"authorization.k8s.io/v1\","
+        "\"kind\":\"SelfSubjectAccessReview\",\"spec\":"
+        "{\"resourceAttributes\":{\"verb\":\"get\","
+        "\"resource\":\"configmaps\"}}}";
+
+    r = api_call(env, "POST",
+                 "/apis/authorization.k8s.io/v1/selfsubjectaccessreviews",
+                 JSON, ssar, "application/json;as=Table;v=v1;g=meta.k8s.io");
+    assert_int_equal(r->status, 406);
+    assert_string_equal(api_str(r->json, "reason", NULL), "NotAcceptable");
+    assert_string_equal(api_str(r->json, "message", NULL),
+                        "only the following media types are accepted: "
+                        "application/json, application/yaml, "
+                        "application/vnd.kubernetes.protobuf");
+    api_resp_free(r);
+
+    r = api_call(env, "POST",
+                 "/apis/authorization.k8s.io/v1/selfsubjectaccessreviews",
+                 JSON, ssar, "application/json;as=Table;v=v1;"
+                 "g=meta.k8s.io, application/json");
+    assert_int_equal(r->status, 201);
+    assert_string_equal(api_str(r->json, "kind", NULL),
+                        "SelfSubjectAccessReview");
+    api_resp_free(r);
+
+    /* stored resources still answer Tables */
+    r = api_call(env, "GET", CM_PATH, NULL, NULL,
+                 "application/json;as=Table;v=v1;g=meta.k8s.io");
+    assert_int_equal(r->status, 200);
+    assert_string_equal(api_str(r->json, "kind", NULL), "Table");
+    api_resp_free(r);
+}
+
+
+/*
+ * The core/v1 Event field "source" is source.component, or else the
+ * reporting controller (all an events.k8s.io/v1 write carries).
+ */
+
+static void
+test_event_source_field(void **state)
+{
+    api_env_t   *env = *state;
+    api_resp_t  *r;
+
+    r = api_call(env, "POST",
+                 "/apis/events.k8s.io/v1/namespaces/default/events", JSON,
+                 "{\"metadata\":{\"name\":\"ev1\"},"
+                 "\"eventTime\":\"2026-01-01T00:00:00.000000Z\","
+                 "\"reportingController\":\"example.com/ctl\","
+                 "\"reportingInstance\":\"i1\",\"action\":\"Do\","
+                 "\"reason\":\"Done\",\"type\":\"Normal\","
+                 "\"regarding\":{\"kind\":\"ConfigMap\","
+                 "\"name\":\"x\"}}", NULL);
+    assert_int_equal(r->status, 201);
+    api_resp_free(r);
+
+    r = api_call(env, "POST", "/api/v1/namespaces/default/events", JSON,
+                 "{\"metadata\":{\"name\":\"ev2\"},"
+                 "\"involvedObject\":{\"kind\":\"ConfigMap\","
+                 "\"name\":\"x\",\"namespace\":\"default\"},"
+                 "\"source\":{\"component\":\"kubelet\"},"
+                 "\"reportingComponent\":\"example.com/ctl\"}", NULL);
+    assert_int_equal(r->status, 201);
+    api_resp_free(r);
+
+    r = api_call(env, "GET", "/api/v1/namespaces/default/events"
+                 "?fieldSelector=source%3Dexample.com%2Fctl", NULL, NULL,
+                 NULL);
+    assert_int_equal(r->status, 200);
+    assert_int_equal(json_array_size(json_object_get(r->json, "items")), 1);
+    assert_string_equal(api_str(json_array_get(json_object_get(r->json,
+                                                               "items"), 0),
+                                "metadata", "name", NULL), "ev1");
+    api_resp_free(r);
+
+    r = api_call(env, "GET", "/api/v1/namespaces/default/events"
+                 "?fieldSelector=source%3Dkubelet", NULL, NULL, NULL);
+    assert_int_equal(r->status, 200);
+    assert_int_equal(json_array_size(json_object_get(r->json, "items")), 1);
+    assert_string_equal(api_str(json_array_get(json_object_get(r->json,
+                                                               "items"), 0),
+                                "metadata", "name", NULL), "ev2");
+    api_resp_free(r);
+}
+
+
 int
 main(void)
 {
@@ -543,6 +681,12 @@ main(void)
                                         teardown),
         cmocka_unit_test_setup_teardown(test_delete_precondition_names_kind,
                                         setup, teardown),
+        cmocka_unit_test_setup_teardown(test_namespace_status_keeps_metadata,
+                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(test_review_table_not_acceptable,
+                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(test_event_source_field, setup,
+                                        teardown),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
