@@ -68,3 +68,42 @@ def delete_options(grace=None, uid=None, rv=None, orphan=None,
     for d in dry_run:
         f.append(string(5, d))
     return message(*f)
+
+
+def fields(data):
+    """Decodes one message into [(number, value)]: ints for varints,
+    bytes for length-delimited fields, 8 raw bytes for fixed64."""
+    out, i = [], 0
+    while i < len(data):
+        k, i = _read_varint(data, i)
+        num, wire = k >> 3, k & 7
+        if wire == 0:
+            v, i = _read_varint(data, i)
+        elif wire == 2:
+            n, i = _read_varint(data, i)
+            v, i = data[i:i + n], i + n
+            assert i <= len(data), "truncated field %d" % num
+        elif wire == 1:
+            v, i = data[i:i + 8], i + 8
+        elif wire == 5:
+            v, i = data[i:i + 4], i + 4
+        else:
+            raise ValueError("wire type %d" % wire)
+        out.append((num, v))
+    return out
+
+
+def _read_varint(data, i):
+    n, shift = 0, 0
+    while True:
+        b = data[i]
+        i += 1
+        n |= (b & 0x7F) << shift
+        shift += 7
+        if not b & 0x80:
+            return n, i
+
+
+def get(data, num):
+    """The values of field num, in order."""
+    return [v for n, v in fields(data) if n == num]

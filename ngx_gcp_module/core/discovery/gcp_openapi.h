@@ -70,6 +70,15 @@ json_t *gcp_openapi_v3_index(const gcp_schema_set_t *set,
     const gcp_resource_t *const *res, size_t n);
 
 /*
+ * Appends the OpenAPI v2 document doc (gcp_openapi_v2()) as gnostic's
+ * openapi.v2.Document protobuf message, as kube-openapi serves it for
+ * application/com.github.proto-openapi.spec.v2.v1.0+protobuf
+ * (gcp_openapi_pb.c).  Returns GCP_OK, GCP_ENOMEM (b failed), or
+ * GCP_EINTERNAL for a document nested beyond the protobuf depth limit.
+ */
+int gcp_openapi_v2_protobuf(gcp_buf_t *b, const json_t *doc);
+
+/*
  * Returns doc serialized as served (compact JSON, keys in document order),
  * NUL-terminated, owned by the arena, with its length in *len; NULL when
  * out of memory.  The index hashes exactly these bytes.

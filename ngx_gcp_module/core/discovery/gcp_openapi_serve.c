@@ -21,6 +21,8 @@ struct gcp_oa_doc_s {
     char          *key;             /* "v2", "v3", "v3/api/v1" */
     char          *data;
     size_t         len;
+    char          *pb;              /* v2: the protobuf document */
+    size_t         pb_len;
     char           hash[GCP_OPENAPI_HASH_LEN + 1];
     int            missing;         /* nothing served at key */
 };
@@ -84,6 +86,7 @@ gcp_openapi_cache_free(gcp_api_t *api)
         next = d->next;
         free(d->key);
         free(d->data);
+        free(d->pb);
         free(d);
     }
 
@@ -96,6 +99,129 @@ void
 gcp_openapi_cache_reset(gcp_api_t *api)
 {
     gcp_openapi_cache_free(api);
+}
+
+
+/* The v2 document's protobuf form, kept beside its JSON. */
+
+static int
+gcp_oa_keep_protobuf(gcp_op_t *op, gcp_oa_doc_t *d, const json_t *doc)
+{
+    gcp_buf_t  b;
+
+    gcp_buf_init(&b, op->a);
+
+    if (gcp_openapi_v2_protobuf(&b, doc) != GCP_OK) {
+        return GCP_ENOMEM;
+    }
+
+    d->pb = malloc(b.len ? b.len : 1);
+    if (d->pb == NULL) {
+        return GCP_ENOMEM;
+    }
+
+    memcpy(d->pb, b.data, b.len);
+    d->pb_len = b.len;
+
+    return GCP_OK;
+}
+
+
+/*
+ * kube-openapi's choice for /openapi/v2: the Accept clauses by quality
+ * (then the specific before wildcards, as goautoneg sorts them), the
+ * first that matches JSON or one of the two protobuf names.  Returns 1
+ * for JSON, 2 for protobuf, 0 when none matches (406).
+ */
+
+static int
+gcp_oa_v2_accept(gcp_op_t *op)
+{
+    int          best, rank, type_any, sub_any;
+    char        *list, *clause, *save, *semi, *p;
+    double       q, best_q;
+    const char  *accept, *slash, *sub;
+
+    accept = op->req->accept;
+
+    if (accept == NULL || accept[0] == '\0') {
+        return 1;
+    }
+
+    list = gcp_strdup(op->a, accept);
+    if (list == NULL) {
+        return 1;
+    }
+
+    best = 0;
+    best_q = -1;
+    rank = -1;
+
+    for (clause = strtok_r(list, ",", &save); clause;
+         clause = strtok_r(NULL, ",", &save))
+    {
+        int  kind, r;
+
+        q = 1;
+        semi = strchr(clause, ';');
+
+        if (semi) {
+            *semi = '\0';
+            p = strstr(semi + 1, "q=");
+            if (p) {
+                q = strtod(p + 2, NULL);
+            }
+        }
+
+        while (*clause == ' ' || *clause == '\t') {
+            clause++;
+        }
+
+        for (p = clause + strlen(clause);
+             p > clause && (p[-1] == ' ' || p[-1] == '\t'); p--)
+        {
+            p[-1] = '\0';
+        }
+
+        slash = strchr(clause, '/');
+        if (slash == NULL) {
+            continue;
+        }
+
+        sub = slash + 1;
+        type_any = slash - clause == 1 && clause[0] == '*';
+        sub_any = strcmp(sub, "*") == 0;
+
+        if (!type_any && ((size_t) (slash - clause) != 11
+                          || strncmp(clause, "application", 11) != 0))
+        {
+            continue;
+        }
+
+        if (sub_any || strcmp(sub, "json") == 0) {
+            kind = 1;
+
+        } else if (strcmp(sub, "com.github.proto-openapi.spec.v2@v1.0"
+                          "+protobuf") == 0
+                   || strcmp(sub, "com.github.proto-openapi.spec.v2.v1.0"
+                             "+protobuf") == 0)
+        {
+            kind = 2;
+
+        } else {
+            continue;
+        }
+
+        r = !sub_any + !type_any;
+
+        if (q > best_q || (q == best_q && r > rank)) {
+            best = kind;
+            best_q = q;
+            rank = r;
+        }
+    }
+
+    return best;
 }
 
 
@@ -150,11 +276,11 @@ gcp_oa_get(gcp_op_t *op, const char *key)
 
     } else {
         bytes = gcp_openapi_dump(op->a, doc, &len);
-        json_decref(doc);
 
         d->data = bytes ? malloc(len + 1) : NULL;
 
         if (d->data == NULL) {
+            json_decref(doc);
             free(d->key);
             free(d);
             return NULL;
@@ -163,6 +289,18 @@ gcp_oa_get(gcp_op_t *op, const char *key)
         memcpy(d->data, bytes, len + 1);
         d->len = len;
         gcp_openapi_hash(d->data, d->len, d->hash);
+
+        if (strcmp(key, "v2") == 0 && gcp_oa_keep_protobuf(op, d, doc)
+                                      != GCP_OK)
+        {
+            json_decref(doc);
+            free(d->data);
+            free(d->key);
+            free(d);
+            return NULL;
+        }
+
+        json_decref(doc);
     }
 
     d->next = c->docs;
@@ -173,17 +311,18 @@ gcp_oa_get(gcp_op_t *op, const char *key)
 
 
 static void
-gcp_oa_send(gcp_op_t *op, gcp_oa_doc_t *d, const char *content_type)
+gcp_oa_send(gcp_op_t *op, char *data, size_t len, const char *content_type)
 {
     gcp_op_header(op, "Last-Modified",
                   ((gcp_oa_cache_t *) op->api->openapi)->last_modified);
-    gcp_op_respond(op, 200, content_type, (gcp_str_t) { d->data, d->len });
+    gcp_op_respond(op, 200, content_type, (gcp_str_t) { data, len });
 }
 
 
 int
 gcp_openapi_handle(gcp_op_t *op)
 {
+    int            v2;
     char           expires[64];
     time_t         t;
     struct tm      tm;
@@ -205,7 +344,7 @@ gcp_openapi_handle(gcp_op_t *op)
         d = gcp_oa_get(op, "v3");
 
         if (d) {
-            gcp_oa_send(op, d, "text/plain; charset=utf-8");
+            gcp_oa_send(op, d->data, d->len, "text/plain; charset=utf-8");
             return 1;
         }
 
@@ -225,6 +364,16 @@ gcp_openapi_handle(gcp_op_t *op)
         gcp_op_respond(op, 404, NULL, (gcp_str_t) { "", 0 });
         return 1;
     }
+
+    v2 = strcmp(path, "/openapi/v2") == 0 ? gcp_oa_v2_accept(op) : 1;
+
+    if (v2 == 0) {
+        gcp_op_header(op, "Vary", "Accept");
+        gcp_op_respond(op, 406, NULL, (gcp_str_t) { "", 0 });
+        return 1;
+    }
+
+    /* the protobuf form shares the JSON's ETag (Vary: Accept tells) */
 
     gcp_op_header(op, "ETag", gcp_sprintf(op->a, "\"%s\"", d->hash));
     gcp_op_header(op, "Vary", "Accept");
@@ -255,7 +404,13 @@ gcp_openapi_handle(gcp_op_t *op)
         gcp_op_header(op, "Expires", expires);
     }
 
-    gcp_oa_send(op, d, "application/json");
+    if (v2 == 2) {
+        gcp_oa_send(op, d->pb, d->pb_len, "application/com.github.proto-"
+                    "openapi.spec.v2.v1.0+protobuf");
+        return 1;
+    }
+
+    gcp_oa_send(op, d->data, d->len, "application/json");
 
     return 1;
 }

@@ -143,6 +143,20 @@ int gcp_protobuf_encode_message(gcp_buf_t *b, const gcp_schema_set_t *set,
 int gcp_protobuf_encode_watch_frame(gcp_buf_t *b, const gcp_schema_set_t *set,
     const char *type, const json_t *object);
 
+/*
+ * The wire writer, for messages no schema describes (the OpenAPI v2
+ * document): a varint field, a double (fixed64) field, a length-delimited
+ * field of n bytes; gcp_protobuf_open() starts a nested message field and
+ * returns where its length goes, gcp_protobuf_close() writes that length
+ * once the message is appended.  Failures are b's (gcp_buf_failed()).
+ */
+void gcp_protobuf_put_varint(gcp_buf_t *b, uint32_t num, uint64_t v);
+void gcp_protobuf_put_double(gcp_buf_t *b, uint32_t num, double d);
+void gcp_protobuf_put_bytes(gcp_buf_t *b, uint32_t num, const char *p,
+    size_t n);
+size_t gcp_protobuf_open(gcp_buf_t *b, uint32_t num);
+void gcp_protobuf_close(gcp_buf_t *b, size_t start);
+
 /* Returns 1 if definition def exists and is protobuf-capable, else 0. */
 int gcp_protobuf_capable(const gcp_schema_set_t *set, const char *def);
 

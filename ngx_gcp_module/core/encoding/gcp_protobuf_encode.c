@@ -753,3 +753,52 @@ gcp_protobuf_encode_watch_frame(gcp_buf_t *b, const gcp_schema_set_t *set,
 
     return GCP_OK;
 }
+
+
+/* The wire writer, for messages the schemas do not describe. */
+
+void
+gcp_protobuf_put_varint(gcp_buf_t *b, uint32_t num, uint64_t v)
+{
+    gcp_pb_put_tag(b, num, GCP_PB_VARINT);
+    gcp_pb_put_varint(b, v);
+}
+
+
+void
+gcp_protobuf_put_double(gcp_buf_t *b, uint32_t num, double d)
+{
+    int       i;
+    char      tmp[8];
+    uint64_t  v;
+
+    memcpy(&v, &d, sizeof(v));
+
+    for (i = 0; i < 8; i++) {
+        tmp[i] = (char) (v >> (8 * i));
+    }
+
+    gcp_pb_put_tag(b, num, GCP_PB_FIXED64);
+    gcp_buf_add(b, tmp, 8);
+}
+
+
+void
+gcp_protobuf_put_bytes(gcp_buf_t *b, uint32_t num, const char *p, size_t n)
+{
+    gcp_pb_put_bytes(b, num, p, n);
+}
+
+
+size_t
+gcp_protobuf_open(gcp_buf_t *b, uint32_t num)
+{
+    return gcp_pb_open(b, num);
+}
+
+
+void
+gcp_protobuf_close(gcp_buf_t *b, size_t start)
+{
+    gcp_pb_close(b, start);
+}

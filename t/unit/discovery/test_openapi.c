@@ -810,6 +810,61 @@ test_index_and_hash(void **state)
 }
 
 
+/*
+ * The v2 document as gnostic's openapi.v2.Document: fields in number
+ * order, maps as Named pairs, a path parameter reference and a query
+ * parameter definition, a response schema, a vendor extension as YAML.
+ * The expected bytes were built field by field with t/e2e/pb_wire.py.
+ */
+
+static void
+test_v2_protobuf(void **state)
+{
+    json_t       *doc;
+    gcp_buf_t     b;
+    gcp_arena_t  *a;
+
+    static const char  expect[] =
+        "\x0a\x03\x32\x2e\x30\x12\x06\x0a\x01\x4b\x12\x01\x31\x42\x47\x12"
+        "\x45\x0a\x02\x2f\x61\x12\x3f\x12\x29\x2a\x01\x78\x4a\x24\x0a\x22"
+        "\x0a\x03\x32\x30\x30\x12\x1b\x0a\x19\x0a\x02\x4f\x4b\x12\x13\x0a"
+        "\x11\x0a\x0f\x23\x2f\x64\x65\x66\x69\x6e\x69\x74\x69\x6f\x6e\x73"
+        "\x2f\x44\x4a\x12\x12\x10\x0a\x0e\x23\x2f\x70\x61\x72\x61\x6d\x65"
+        "\x74\x65\x72\x73\x2f\x70\x4a\x51\x0a\x4f\x0a\x01\x44\x12\x4a\x9a"
+        "\x01\x01\x6e\xb2\x01\x08\x0a\x06\x6f\x62\x6a\x65\x63\x74\xca\x01"
+        "\x38\x0a\x36\x0a\x01\x6e\x12\x31\xb2\x01\x08\x0a\x06\x73\x74\x72"
+        "\x69\x6e\x67\xfa\x01\x23\x0a\x16\x78\x2d\x6b\x75\x62\x65\x72\x6e"
+        "\x65\x74\x65\x73\x2d\x6c\x69\x73\x74\x2d\x74\x79\x70\x65\x12\x09"
+        "\x12\x07\x61\x74\x6f\x6d\x69\x63\x0a\x52\x21\x0a\x1f\x0a\x01\x70"
+        "\x12\x1a\x12\x18\x1a\x16\x12\x05\x71\x75\x65\x72\x79\x22\x01\x70"
+        "\x32\x07\x62\x6f\x6f\x6c\x65\x61\x6e\xa0\x01\x01";
+
+    doc = json_loads("{\"swagger\":\"2.0\",\"info\":{\"title\":\"K\","
+                     "\"version\":\"1\"},\"paths\":{\"/a\":{\"get\":"
+                     "{\"operationId\":\"x\",\"responses\":{\"200\":"
+                     "{\"description\":\"OK\",\"schema\":{\"$ref\":"
+                     "\"#/definitions/D\"}}}},\"parameters\":[{\"$ref\":"
+                     "\"#/parameters/p\"}]}},\"definitions\":{\"D\":"
+                     "{\"type\":\"object\",\"required\":[\"n\"],"
+                     "\"properties\":{\"n\":{\"type\":\"string\","
+                     "\"x-kubernetes-list-type\":\"atomic\"}}}},"
+                     "\"parameters\":{\"p\":{\"uniqueItems\":true,"
+                     "\"type\":\"boolean\",\"name\":\"p\","
+                     "\"in\":\"query\"}}}", 0, NULL);
+    assert_non_null(doc);
+
+    a = gcp_arena_create(0);
+    gcp_buf_init(&b, a);
+
+    assert_int_equal(gcp_openapi_v2_protobuf(&b, doc), GCP_OK);
+    assert_int_equal(b.len, sizeof(expect) - 1);
+    assert_memory_equal(b.data, expect, b.len);
+
+    json_decref(doc);
+    gcp_arena_destroy(a);
+}
+
+
 int
 main(void)
 {
@@ -818,6 +873,7 @@ main(void)
         cmocka_unit_test(test_v3_operation_shapes),
         cmocka_unit_test(test_v3_components),
         cmocka_unit_test(test_v2),
+        cmocka_unit_test(test_v2_protobuf),
         cmocka_unit_test(test_v3_docs),
         cmocka_unit_test(test_index_and_hash),
     };
