@@ -1,0 +1,58 @@
+
+/*
+ * Field sets as structured-merge-diff keeps them for managedFields: a trie
+ * in FieldsV1's JSON form, each key one path element -- "f:NAME" (a field
+ * or map key), "k:{...}" (an associative list item by its key fields),
+ * "v:VALUE" (a set item), "i:N" (an index) -- each value {} for a leaf,
+ * or the element's children with "." when the element itself is a member.
+ * Keys are in upstream's order ("." first, then fields by name, keys,
+ * values, indexes), so a dumped set is what kube-apiserver writes.
+ *
+ * What a value's set is follows the schema: lists by x-kubernetes-list-
+ * type (atomic: the list is one leaf; set: "v:" items; map: "k:" items by
+ * x-kubernetes-list-map-keys), or for built-in types without it by their
+ * patch strategy (merge with a merge key: a map list; merge alone: a set;
+ * none: atomic); maps are granular unless x-kubernetes-map-type is atomic;
+ * an empty object is a leaf.  Without a schema maps are granular and lists
+ * atomic.
+ *
+ * Every function returns a new jansson reference owned by the caller, or
+ * NULL when out of memory.
+ */
+
+#ifndef _GCP_FIELDSET_H_INCLUDED_
+#define _GCP_FIELDSET_H_INCLUDED_
+
+
+#include <jansson.h>
+
+#include "gcp_schema.h"
+
+
+/*
+ * The set of fields obj specifies under schema node (NULL: none).  With
+ * strip, obj is a whole object and the fields no manager owns are left
+ * out, as upstream's field manager strips them: apiVersion, kind and
+ * metadata's name, namespace, uid, resourceVersion, generation,
+ * creationTimestamp, selfLink and managedFields.
+ */
+json_t *gcp_fieldset_of(const gcp_schema_set_t *set, const json_t *node,
+    const json_t *obj, int strip);
+
+/* a | b, a - b and a & b, in upstream's order. */
+json_t *gcp_fieldset_union(const json_t *a, const json_t *b);
+json_t *gcp_fieldset_difference(const json_t *a, const json_t *b);
+json_t *gcp_fieldset_intersection(const json_t *a, const json_t *b);
+
+/* Returns 1 when the set has no member. */
+int gcp_fieldset_empty(const json_t *s);
+
+/*
+ * Returns the leaf paths of s as upstream prints them in conflict
+ * messages (".data.shared", ".spec.containers[name=\"c\"].image"), in
+ * set order, as a new array of strings.
+ */
+json_t *gcp_fieldset_paths(const json_t *s);
+
+
+#endif /* _GCP_FIELDSET_H_INCLUDED_ */

@@ -1,0 +1,231 @@
+
+/*
+ * Unit tests: field sets (encoding/gcp_fieldset.c) as kube-apiserver
+ * writes them in managedFields (FieldsV1): the expectations are
+ * kube-apiserver 1.32's answers (the 02-cm-apply-* captures) and
+ * structured-merge-diff's rules for atomic, set and map lists, granular
+ * and atomic maps.
+ */
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "gcp_fieldset.h"
+
+
+static const char  test_doc[] =
+    "{\"T\":{\"type\":\"object\",\"properties\":{"
+    "\"atomicList\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}},"
+    "\"setList\":{\"type\":\"array\",\"x-kubernetes-list-type\":\"set\","
+    "\"items\":{\"type\":\"string\"}},"
+    "\"mapList\":{\"type\":\"array\",\"x-kubernetes-list-type\":\"map\","
+    "\"x-kubernetes-list-map-keys\":[\"name\",\"port\"],"
+    "\"items\":{\"$ref\":\"#/definitions/Item\"}},"
+    "\"merged\":{\"type\":\"array\",\"x-kubernetes-patch-strategy\":"
+    "\"merge\",\"x-kubernetes-patch-merge-key\":\"name\","
+    "\"items\":{\"$ref\":\"#/definitions/Item\"}},"
+    "\"atomicMap\":{\"type\":\"object\",\"x-kubernetes-map-type\":"
+    "\"atomic\",\"additionalProperties\":{\"type\":\"string\"}},"
+    "\"granular\":{\"type\":\"object\",\"additionalProperties\":"
+    "{\"type\":\"string\"}},"
+    "\"empty\":{\"type\":\"object\"}}},"
+    "\"Item\":{\"type\":\"object\",\"properties\":{"
+    "\"name\":{\"type\":\"string\"},\"port\":{\"type\":\"integer\"},"
+    "\"value\":{\"type\":\"string\"}}}}";
+
+
+static char *
+dump(const json_t *v)
+{
+    return json_dumps(v, JSON_COMPACT | JSON_PRESERVE_ORDER
+                         | JSON_ENCODE_ANY);
+}
+
+
+static void
+assert_json(json_t *v, const char *expect)
+{
+    char  *s;
+
+    assert_non_null(v);
+    s = dump(v);
+    assert_string_equal(s, expect);
+    free(s);
+    json_decref(v);
+}
+
+
+static json_t *
+load(const char *s)
+{
+    json_t  *v = json_loads(s, JSON_DECODE_ANY, NULL);
+
+    assert_non_null(v);
+    return v;
+}
+
+
+/* 02-cm-apply-create: what manager-a's entry holds */
+
+static void
+test_configmap_apply(void **state)
+{
+    json_t            *obj;
+    gcp_schema_set_t  *set;
+    const char        *err;
+
+    set = gcp_schema_set_create();
+    assert_int_equal(gcp_schema_set_load_embedded(set, &err), GCP_OK);
+
+    obj = load("{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":"
+               "{\"name\":\"cm-ssa\",\"namespace\":\"x\",\"labels\":"
+               "{\"app\":\"demo\"}},\"data\":{\"shared\":\"a\","
+               "\"owned-by-a\":\"1\"}}");
+
+    assert_json(gcp_fieldset_of(set, gcp_schema_get(set,
+                                    "io.k8s.api.core.v1.ConfigMap"),
+                                obj, 1),
+                "{\"f:data\":{\"f:owned-by-a\":{},\"f:shared\":{}},"
+                "\"f:metadata\":{\"f:labels\":{\"f:app\":{}}}}");
+
+    /* 02-cm-apply-yaml-body: only data */
+    json_decref(obj);
+    obj = load("{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":"
+               "{\"name\":\"cm-ssa-yaml\"},\"data\":{\"k\":\"v\"}}");
+    assert_json(gcp_fieldset_of(set, gcp_schema_get(set,
+                                    "io.k8s.api.core.v1.ConfigMap"),
+                                obj, 1),
+                "{\"f:data\":{\"f:k\":{}}}");
+
+    /*
+     * metadata's ownerReferences are a map list by uid of atomic items
+     * (leaves), finalizers a set
+     */
+    json_decref(obj);
+    obj = load("{\"metadata\":{\"name\":\"n\",\"finalizers\":[\"b/x\","
+               "\"a/y\"],\"ownerReferences\":[{\"apiVersion\":\"v1\","
+               "\"kind\":\"ConfigMap\",\"name\":\"o\",\"uid\":\"u1\"}]}}");
+    assert_json(gcp_fieldset_of(set, gcp_schema_get(set,
+                                    "io.k8s.api.core.v1.ConfigMap"),
+                                obj, 1),
+                "{\"f:metadata\":{\"f:finalizers\":{\"v:\\\"a/y\\\"\":{},"
+                "\"v:\\\"b/x\\\"\":{}},\"f:ownerReferences\":"
+                "{\"k:{\\\"uid\\\":\\\"u1\\\"}\":{}}}}");
+
+    json_decref(obj);
+    gcp_schema_set_free(set);
+}
+
+
+static void
+test_list_and_map_types(void **state)
+{
+    json_t            *obj;
+    gcp_schema_set_t  *set;
+    const char        *err;
+
+    set = gcp_schema_set_create();
+    assert_int_equal(gcp_schema_set_add_doc(set, test_doc,
+                                            sizeof(test_doc) - 1, &err),
+                     GCP_OK);
+
+    obj = load("{\"setList\":[\"b\",\"a\"],\"atomicList\":[\"x\"],"
+               "\"mapList\":[{\"name\":\"n\",\"port\":80,\"value\":\"v\"},"
+               "{\"port\":443,\"name\":\"m\"}],"
+               "\"merged\":[{\"name\":\"c\",\"value\":\"1\"}],"
+               "\"atomicMap\":{\"a\":\"1\"},\"granular\":{\"z\":\"1\","
+               "\"a\":\"2\"},\"empty\":{},\"unknown\":{\"deep\":[1]}}");
+
+    assert_json(gcp_fieldset_of(set, gcp_schema_get(set, "T"), obj, 0),
+                "{\"f:atomicList\":{},\"f:atomicMap\":{},\"f:empty\":{},"
+                "\"f:granular\":{\"f:a\":{},\"f:z\":{}},"
+                "\"f:mapList\":{"
+                "\"k:{\\\"name\\\":\\\"m\\\",\\\"port\\\":443}\":{\".\":{},"
+                "\"f:name\":{},\"f:port\":{}},"
+                "\"k:{\\\"name\\\":\\\"n\\\",\\\"port\\\":80}\":{\".\":{},"
+                "\"f:name\":{},\"f:port\":{},\"f:value\":{}}},"
+                "\"f:merged\":{\"k:{\\\"name\\\":\\\"c\\\"}\":{\".\":{},"
+                "\"f:name\":{},\"f:value\":{}}},"
+                "\"f:setList\":{\"v:\\\"a\\\"\":{},\"v:\\\"b\\\"\":{}},"
+                "\"f:unknown\":{\"f:deep\":{}}}");
+
+    json_decref(obj);
+    gcp_schema_set_free(set);
+}
+
+
+/* 02-cm-apply-conflict and -force: the shared field, then its transfer */
+
+static void
+test_set_operations(void **state)
+{
+    json_t  *a, *b, *c;
+
+    a = load("{\"f:data\":{\"f:owned-by-a\":{},\"f:shared\":{}},"
+             "\"f:metadata\":{\"f:labels\":{\"f:app\":{}}}}");
+    b = load("{\"f:data\":{\"f:owned-by-b\":{},\"f:shared\":{}}}");
+
+    c = gcp_fieldset_intersection(a, b);
+    assert_json(gcp_fieldset_paths(c), "[\".data.shared\"]");
+    assert_false(gcp_fieldset_empty(c));
+    json_decref(c);
+
+    assert_json(gcp_fieldset_difference(a, b),
+                "{\"f:data\":{\"f:owned-by-a\":{}},"
+                "\"f:metadata\":{\"f:labels\":{\"f:app\":{}}}}");
+
+    assert_json(gcp_fieldset_union(b, a),
+                "{\"f:data\":{\"f:owned-by-a\":{},\"f:owned-by-b\":{},"
+                "\"f:shared\":{}},\"f:metadata\":{\"f:labels\":"
+                "{\"f:app\":{}}}}");
+
+    c = gcp_fieldset_difference(b, b);
+    assert_true(gcp_fieldset_empty(c));
+    json_decref(c);
+
+    json_decref(a);
+    json_decref(b);
+
+    /* an item is a member ("."), its fields are children */
+
+    a = load("{\"f:spec\":{\"f:c\":{\"k:{\\\"name\\\":\\\"x\\\"}\":{\".\":{},"
+             "\"f:image\":{},\"f:name\":{}},\"v:3\":{}}},\"f:n\":{\"i:10\":{},"
+             "\"i:2\":{}}}");
+    assert_json(gcp_fieldset_paths(a),
+                "[\".spec.c[name=\\\"x\\\"]\",\".spec.c[name=\\\"x\\\"]"
+                ".image\",\".spec.c[name=\\\"x\\\"].name\",\".spec.c[=3]\","
+                "\".n[10]\",\".n[2]\"]");
+
+    b = load("{\"f:spec\":{\"f:c\":{\"k:{\\\"name\\\":\\\"x\\\"}\":{"
+             "\"f:image\":{}}}}}");
+
+    /* dropping a field keeps the item it belonged to */
+    assert_json(gcp_fieldset_difference(a, b),
+                "{\"f:n\":{\"i:2\":{},\"i:10\":{}},\"f:spec\":{\"f:c\":{"
+                "\"k:{\\\"name\\\":\\\"x\\\"}\":{\".\":{},\"f:name\":{}},"
+                "\"v:3\":{}}}}");
+
+    assert_json(gcp_fieldset_intersection(a, b),
+                "{\"f:spec\":{\"f:c\":{\"k:{\\\"name\\\":\\\"x\\\"}\":{"
+                "\"f:image\":{}}}}}");
+
+    json_decref(a);
+    json_decref(b);
+}
+
+
+int
+main(void)
+{
+    const struct CMUnitTest  tests[] = {
+        cmocka_unit_test(test_configmap_apply),
+        cmocka_unit_test(test_list_and_map_types),
+        cmocka_unit_test(test_set_operations),
+    };
+
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
