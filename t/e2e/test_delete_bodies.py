@@ -5,13 +5,30 @@ release-Secret deletes and client-go's protobuf typed clients send."""
 import json
 
 from gcp_http import assert_status, call, configmap
-import pb_wire
+from gcp_pbwire import encode, envelope
 
 PB = "application/vnd.kubernetes.protobuf"
 YAML = "application/yaml"
 ACCEPTED = ("the body of the request was in an unknown format - accepted "
             "media types include: application/json, application/yaml, "
             "application/vnd.kubernetes.protobuf")
+
+
+def delete_options(grace=None, uid=None, rv=None, orphan=None,
+                   policy=None, dry_run=()):
+    """metav1.DeleteOptions's message bytes, as gogo-protobuf writes it."""
+    f = []
+    if grace is not None:
+        f.append((1, grace))
+    pre = [(n, v) for n, v in [(1, uid), (2, rv)] if v is not None]
+    if pre:
+        f.append((2, pre))
+    if orphan is not None:
+        f.append((3, orphan))
+    if policy is not None:
+        f.append((4, policy))
+    f += [(5, d) for d in dry_run]
+    return encode(f)
 
 
 def create(srv, path, obj):
@@ -38,7 +55,7 @@ def test_helm_release_secret_delete(server, namespace):
     DeleteOptions of group version v1."""
     path = "/api/v1/namespaces/%s/secrets" % namespace
     create(server, path, secret("sh.helm.release.v1.app.v1", "app"))
-    body = pb_wire.envelope("v1", "DeleteOptions", b"")
+    body = envelope("v1", "DeleteOptions", b"")
     r = call(server, "DELETE", path + "/sh.helm.release.v1.app.v1", body,
              content_type=PB)
     assert r.status == 200, r
@@ -53,14 +70,14 @@ def test_protobuf_options_apply(server, namespace):
     cm = create(server, path, configmap("pb"))
     uid = cm["metadata"]["uid"]
 
-    body = pb_wire.envelope("v1", "DeleteOptions",
-                            pb_wire.delete_options(dry_run=["All"]))
+    body = envelope("v1", "DeleteOptions",
+                            delete_options(dry_run=["All"]))
     r = call(server, "DELETE", path + "/pb", body, content_type=PB)
     assert r.status == 200, r
     assert exists(server, path + "/pb")
 
-    body = pb_wire.envelope("v1", "DeleteOptions",
-                            pb_wire.delete_options(uid="not-" + uid))
+    body = envelope("v1", "DeleteOptions",
+                            delete_options(uid="not-" + uid))
     r = call(server, "DELETE", path + "/pb", body, content_type=PB)
     assert_status(r, 409, "Conflict",
                   'Operation cannot be fulfilled on ConfigMap "pb": the UID '
@@ -69,16 +86,16 @@ def test_protobuf_options_apply(server, namespace):
                   'then recreated' % (uid, uid))
     assert exists(server, path + "/pb")
 
-    body = pb_wire.envelope("v1", "DeleteOptions",
-                            pb_wire.delete_options(policy="Bogus"))
+    body = envelope("v1", "DeleteOptions",
+                            delete_options(policy="Bogus"))
     r = call(server, "DELETE", path + "/pb", body, content_type=PB)
     assert_status(r, 422, "Invalid",
                   'DeleteOptions.meta.k8s.io "" is invalid: '
                   'propagationPolicy: Unsupported value: "Bogus": supported '
                   'values: "Foreground", "Background", "Orphan", "nil"')
 
-    body = pb_wire.envelope("v1", "DeleteOptions",
-                            pb_wire.delete_options(grace=0, uid=uid,
+    body = envelope("v1", "DeleteOptions",
+                            delete_options(grace=0, uid=uid,
                                                    policy="Background"))
     r = call(server, "DELETE", path + "/pb", body, content_type=PB)
     assert r.status == 200, r
@@ -90,8 +107,8 @@ def test_protobuf_group_version(server, namespace):
     path = "/apis/coordination.k8s.io/v1/namespaces/%s/leases" % namespace
     create(server, path, {"apiVersion": "coordination.k8s.io/v1",
                           "kind": "Lease", "metadata": {"name": "l"}})
-    body = pb_wire.envelope("coordination.k8s.io/v1", "DeleteOptions",
-                            pb_wire.delete_options(grace=0))
+    body = envelope("coordination.k8s.io/v1", "DeleteOptions",
+                            delete_options(grace=0))
     r = call(server, "DELETE", path + "/l", body, content_type=PB)
     assert r.status == 200, r
     assert not exists(server, path + "/l")
@@ -103,15 +120,15 @@ def test_protobuf_deletecollection(server, namespace):
         create(server, path, configmap(n, labels={"del": str(n != "keep")}))
 
     # dry run first: nothing goes
-    body = pb_wire.envelope("v1", "DeleteOptions",
-                            pb_wire.delete_options(dry_run=["All"]))
+    body = envelope("v1", "DeleteOptions",
+                            delete_options(dry_run=["All"]))
     r = call(server, "DELETE", path + "?labelSelector=del%3DTrue", body,
              content_type=PB)
     assert r.status == 200, r
     assert len(r.json["items"]) == 2
     assert exists(server, path + "/a")
 
-    body = pb_wire.envelope("v1", "DeleteOptions", b"")
+    body = envelope("v1", "DeleteOptions", b"")
     r = call(server, "DELETE", path + "?labelSelector=del%3DTrue", body,
              content_type=PB)
     assert r.status == 200, r
@@ -130,11 +147,11 @@ def test_protobuf_bad_bodies(server, namespace):
                   "provided data does not appear to be a protobuf message, "
                   "expected prefix [107 56 115 0]")
 
-    body = pb_wire.envelope("v1", "DeleteOptions", b"\x08")   # cut varint
+    body = envelope("v1", "DeleteOptions", b"\x08")   # cut varint
     r = call(server, "DELETE", path + "/bad", body, content_type=PB)
     assert r.status == 400, r
 
-    body = pb_wire.envelope("v1", "NoSuchOptions", b"")
+    body = envelope("v1", "NoSuchOptions", b"")
     r = call(server, "DELETE", path + "/bad", body, content_type=PB)
     assert r.status == 400, r
     assert "no kind \"NoSuchOptions\" is registered" in r.json["message"]

@@ -8,11 +8,20 @@ import json
 
 import yaml
 
-import pb_wire
+import gcp_pbwire
 from gcp_http import call
 
 PB_OLD = "application/com.github.proto-openapi.spec.v2@v1.0+protobuf"
 PB = "application/com.github.proto-openapi.spec.v2.v1.0+protobuf"
+
+
+def fields(data):
+    return gcp_pbwire.decode(data)
+
+
+def every(data, num):
+    """The values of field num of a message's bytes."""
+    return gcp_pbwire.every(gcp_pbwire.decode(data), num)
 
 
 def get(server, accept, **headers):
@@ -50,42 +59,42 @@ def test_negotiation_and_headers(server):
 
 def named(data):
     """A Named* pair as (name, value bytes)."""
-    return (pb_wire.get(data, 1)[0].decode(),
-            (pb_wire.get(data, 2) or [b""])[0])
+    return (every(data, 1)[0].decode(),
+            (every(data, 2) or [b""])[0])
 
 
 def schema_props(schema):
-    props = pb_wire.get(schema, 25)
+    props = every(schema, 25)
     if not props:
         return []
-    return [named(p)[0] for p in pb_wire.get(props[0], 1)]
+    return [named(p)[0] for p in every(props[0], 1)]
 
 
 def vendor(msg, num):
-    return {k: yaml.safe_load(pb_wire.get(v, 2)[0].decode())
-            for k, v in (named(e) for e in pb_wire.get(msg, num))}
+    return {k: yaml.safe_load(every(v, 2)[0].decode())
+            for k, v in (named(e) for e in every(msg, num))}
 
 
 def test_consistent_with_json(server):
     doc = get(server, "application/json").json
     pb = get(server, PB).body
 
-    assert pb_wire.get(pb, 1) == [b"2.0"]
-    info = pb_wire.get(pb, 2)[0]
-    assert pb_wire.get(info, 1)[0].decode() == doc["info"]["title"]
-    assert pb_wire.get(info, 2)[0].decode() == doc["info"]["version"]
+    assert every(pb, 1) == [b"2.0"]
+    info = every(pb, 2)[0]
+    assert every(info, 1)[0].decode() == doc["info"]["title"]
+    assert every(info, 2)[0].decode() == doc["info"]["version"]
 
     # definitions: same names in the same order, same properties,
     # required lists, types and extensions
-    defs = [named(d) for d in pb_wire.get(pb_wire.get(pb, 9)[0], 1)]
+    defs = [named(d) for d in every(every(pb, 9)[0], 1)]
     assert [n for n, _ in defs] == list(doc["definitions"])
     for name, schema in defs:
         js = doc["definitions"][name]
         assert schema_props(schema) == list(js.get("properties", {})), name
-        assert [r.decode() for r in pb_wire.get(schema, 19)] == \
+        assert [r.decode() for r in every(schema, 19)] == \
             js.get("required", []), name
-        types = pb_wire.get(schema, 22)
-        assert [t.decode() for t in pb_wire.get(types[0], 1)] == \
+        types = every(schema, 22)
+        assert [t.decode() for t in every(types[0], 1)] == \
             ([js["type"]] if "type" in js else []) if types else \
             "type" not in js, name
         ext = {k: v for k, v in js.items() if k.startswith("x-")}
@@ -93,50 +102,50 @@ def test_consistent_with_json(server):
 
     # paths: same paths, operations and their ids and extensions
     methods = {2: "get", 3: "put", 4: "post", 5: "delete", 8: "patch"}
-    paths = [named(p) for p in pb_wire.get(pb_wire.get(pb, 8)[0], 2)]
+    paths = [named(p) for p in every(every(pb, 8)[0], 2)]
     assert [n for n, _ in paths] == list(doc["paths"])
     for path, item in paths:
         js = doc["paths"][path]
-        ops = {methods[n]: v for n, v in pb_wire.fields(item)
+        ops = {methods[n]: v for n, v in fields(item)
                if n in methods}
         assert sorted(ops) == sorted(k for k in js if k != "parameters")
         for m, op in ops.items():
-            assert pb_wire.get(op, 5)[0].decode() == js[m]["operationId"]
+            assert every(op, 5)[0].decode() == js[m]["operationId"]
             ext = {k: v for k, v in js[m].items() if k.startswith("x-")}
             assert vendor(op, 13) == ext, (path, m)
             codes = [named(c)[0] for c in
-                     pb_wire.get(pb_wire.get(op, 9)[0], 1)]
+                     every(every(op, 9)[0], 1)]
             assert codes == list(js[m]["responses"]), (path, m)
-        assert len(pb_wire.get(item, 9)) == len(js.get("parameters", []))
+        assert len(every(item, 9)) == len(js.get("parameters", []))
 
     # parameters: body ones (BodyParameter) and the others by "in"
     which = {"header": 1, "formData": 2, "query": 3, "path": 4}
     for path, item in paths:
         js = doc["paths"][path]
         ops = [(js, item)] + [(js[methods[n]], v)
-                              for n, v in pb_wire.fields(item)
+                              for n, v in fields(item)
                               if n in methods]
         for jsop, op in ops:
             num = 9 if jsop is js else 8
-            got = pb_wire.get(op, num)
+            got = every(op, num)
             assert len(got) == len(jsop.get("parameters", [])), path
             for jp, pitem in zip(jsop.get("parameters", []), got):
-                param = pb_wire.get(pitem, 1)[0]
+                param = every(pitem, 1)[0]
                 if jp["in"] == "body":
-                    sub = pb_wire.get(param, 1)[0]
-                    assert pb_wire.get(sub, 2)[0].decode() == jp["name"]
+                    sub = every(param, 1)[0]
+                    assert every(sub, 2)[0].decode() == jp["name"]
                 else:
-                    nb = pb_wire.get(param, 2)[0]
-                    sub = pb_wire.get(nb, which[jp["in"]])[0]
-                    assert pb_wire.get(sub, 4)[0].decode() == jp["name"]
+                    nb = every(param, 2)[0]
+                    sub = every(nb, which[jp["in"]])[0]
+                    assert every(sub, 4)[0].decode() == jp["name"]
 
     # the security definitions and requirement
-    sd = [named(p) for p in pb_wire.get(pb_wire.get(pb, 13)[0], 1)]
+    sd = [named(p) for p in every(every(pb, 13)[0], 1)]
     assert [n for n, _ in sd] == list(doc["securityDefinitions"])
-    api_key = pb_wire.get(sd[0][1], 2)[0]
-    assert pb_wire.get(api_key, 3)[0].decode() == \
+    api_key = every(sd[0][1], 2)[0]
+    assert every(api_key, 3)[0].decode() == \
         doc["securityDefinitions"]["BearerToken"]["in"]
-    req = pb_wire.get(pb, 12)
+    req = every(pb, 12)
     assert len(req) == len(doc["security"])
 
 

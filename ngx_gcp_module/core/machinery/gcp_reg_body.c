@@ -768,6 +768,30 @@ gcp_reg_check_object(gcp_op_t *op, json_t *obj, gcp_field_validation_t fv,
 }
 
 
+/*
+ * Decodes the protobuf body into *obj; err is filled on failure.  Returns
+ * as gcp_protobuf_decode_ex(), having responded to GCP_ENOMEM.
+ */
+
+static int
+gcp_body_protobuf(gcp_op_t *op, json_t **obj, gcp_protobuf_error_t *err)
+{
+    int        rc;
+    gcp_str_t  body = op->req->body;
+
+    memset(err, 0, sizeof(gcp_protobuf_error_t));
+
+    rc = gcp_protobuf_decode_ex(op->a, op->api->schemas, body.data,
+                                body.len, obj, err);
+
+    if (rc == GCP_ENOMEM) {
+        gcp_op_error(op, rc, NULL, NULL);
+    }
+
+    return rc;
+}
+
+
 /* A protobuf body (kubectl's typed commands send them). */
 
 static json_t *
@@ -775,16 +799,11 @@ gcp_reg_decode_protobuf(gcp_op_t *op, gcp_field_validation_t fv)
 {
     int                    rc;
     json_t                *obj;
-    gcp_str_t              body = op->req->body;
     gcp_protobuf_error_t   err;
 
-    memset(&err, 0, sizeof(err));
-
-    rc = gcp_protobuf_decode_ex(op->a, op->api->schemas, body.data,
-                                body.len, &obj, &err);
+    rc = gcp_body_protobuf(op, &obj, &err);
 
     if (rc == GCP_ENOMEM) {
-        gcp_op_error(op, rc, NULL, NULL);
         return NULL;
     }
 
@@ -939,13 +958,9 @@ gcp_reg_decode_options(gcp_op_t *op, const char *kind)
     ct = gcp_media_content_type(op->a, op->req->content_type);
 
     if (strcmp(ct, "application/vnd.kubernetes.protobuf") == 0) {
-        memset(&err, 0, sizeof(err));
-
-        rc = gcp_protobuf_decode_ex(op->a, op->api->schemas, body.data,
-                                    body.len, &obj, &err);
+        rc = gcp_body_protobuf(op, &obj, &err);
 
         if (rc == GCP_ENOMEM) {
-            gcp_op_error(op, rc, NULL, NULL);
             return NULL;
         }
 

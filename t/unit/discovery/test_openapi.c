@@ -814,7 +814,7 @@ test_index_and_hash(void **state)
  * The v2 document as gnostic's openapi.v2.Document: fields in number
  * order, maps as Named pairs, a path parameter reference and a query
  * parameter definition, a response schema, a vendor extension as YAML.
- * The expected bytes were built field by field with t/e2e/pb_wire.py.
+ * The expected bytes were built field by field with t/e2e/gcp_pbwire.py.
  */
 
 static void
