@@ -65,6 +65,49 @@ gcp_qty_store(gcp_quantity_t *q, gcp_i128_t v, int64_t scale)
 }
 
 
+/* Returns 1 when v * 10^scale (v >= 0) is above the largest int64. */
+static int
+gcp_qty_above_max(gcp_i128_t v, int64_t scale)
+{
+    gcp_i128_t  t;
+
+    for (; scale > 0 && v <= GCP_QTY_MAX && v != 0; scale--) {
+        v *= 10;
+    }
+
+    for (t = GCP_QTY_MAX; scale < 0 && t <= v; scale++) {
+        t *= 10;
+    }
+
+    return v > t;
+}
+
+
+/*
+ * Multiplies *v * 10^*scale by 1024^exp2 without overflow: low fractional
+ * digits are rounded up while *v is large.  Returns 0, or 1 when the
+ * magnitude is beyond the largest int64 (upstream caps it there).
+ */
+static int
+gcp_qty_binary(gcp_i128_t *v, int64_t *scale, int exp2)
+{
+    while (exp2-- > 0) {
+        while (*v > GCP_QTY_MAX * 1024 && *scale < 0) {
+            *v = gcp_qty_div10_up(*v);
+            (*scale)++;
+        }
+
+        if (*v > GCP_QTY_MAX * 1024) {
+            return 1;
+        }
+
+        *v *= 1024;
+    }
+
+    return gcp_qty_above_max(*v, *scale);
+}
+
+
 /*
  * The suffix: returns GCP_OK with the decimal exponent in *exp10 or the
  * power of 1024 in *exp2, and the format.
@@ -212,17 +255,16 @@ gcp_quantity_parse(const char *s, size_t len, gcp_quantity_t *q,
     }
 
     scale += exp10;
+    q->format = format;
 
-    while (exp2-- > 0) {
-        if (v > GCP_QTY_MAX * 1024) {
-            v = gcp_qty_div10_up(v);
-            scale++;
-        }
-
-        v *= 1024;
+    if (exp2 > 0 && gcp_qty_binary(&v, &scale, exp2)) {
+        /* upstream caps binary quantities at the largest int64 */
+        q->value = neg ? -INT64_MAX : INT64_MAX;
+        q->scale = 0;
+        *err = NULL;
+        return GCP_OK;
     }
 
-    q->format = format;
     gcp_qty_store(q, neg ? -v : v, scale);
 
     *err = NULL;

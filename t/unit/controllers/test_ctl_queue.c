@@ -354,6 +354,21 @@ test_quantity(void **state)
     check_canonical("1.", "1");
     check_canonical(".5", "500m");
 
+    /* binary quantities are capped at the largest int64, as upstream */
+    check_canonical("9999999999999999999999999999999999999Ki",
+                    "9223372036854775807");
+    check_canonical("-9999999999999999999999999999999999999Ki",
+                    "-9223372036854775807");
+    check_canonical("99999999999999999999999999999999999999999999Ei",
+                    "9223372036854775807");
+    check_canonical("8Ei", "9223372036854775807");
+    check_canonical("7Ei", "7Ei");
+    check_canonical("8191Pi", "8191Pi");
+    check_canonical("0.0000000000000000000000000000000001Ki", "1n");
+    check_canonical("9007199254740991.999999999999999999999Ki",
+                    "9223372036854775807");
+    check_canonical("1e40", "10e39");
+
     check_error("", GCP_QUANTITY_EFORMAT);
     check_error("x", GCP_QUANTITY_EFORMAT);
     check_error("1x", GCP_QUANTITY_EFORMAT);
