@@ -20,6 +20,13 @@
 #define GCP_OBJCACHE_COST        6
 #define GCP_REG_GENERATE_TRIES   8
 
+/*
+ * The longest watch a client may ask for with timeoutSeconds (a year, in
+ * seconds): longer ones are cut to it, so that the milliseconds of the
+ * timer cannot overflow.
+ */
+#define GCP_WATCH_TIMEOUT_MAX    (366 * 86400LL)
+
 
 typedef enum {
     GCP_FV_IGNORE = 0,
@@ -39,7 +46,8 @@ typedef struct {
     int                   rv_match;         /* GCP_RV_MATCH_* */
     int64_t               limit;
     const char           *cont;             /* continue token */
-    int64_t               timeout;          /* seconds, 0: unset */
+    int64_t               timeout;          /* seconds, 0: unset, */
+                                            /* < 0: ends at once */
     unsigned              watch:1;
     unsigned              bookmarks:1;
     unsigned              send_initial:1;

@@ -506,7 +506,11 @@ gcp_watch_begin_stream(gcp_watch_t *w)
                    (gcp_str_t) { "", 0 });
 
     if (w->lo.timeout > 0) {
-        timeout_ms = w->lo.timeout * 1000;
+        timeout_ms = gcp_min(w->lo.timeout, GCP_WATCH_TIMEOUT_MAX) * 1000;
+
+    } else if (w->lo.timeout < 0) {
+        /* upstream's timer of a negative duration fires at once */
+        timeout_ms = 0;
 
     } else {
         min = op->api->conf.min_watch_timeout > 0

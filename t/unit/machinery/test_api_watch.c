@@ -15,6 +15,7 @@
 
 #include "gcp_base64.h"
 #include "support_api.h"
+#include "gcp_reg.h"
 
 
 #define CM   "/api/v1/namespaces/default/configmaps"
@@ -460,6 +461,65 @@ test_list_continue_compacted(void **state)
 }
 
 
+/* The longest timer asked of the loop (a wrapper of its timer_add). */
+
+static uint64_t             longest_timer;
+static gcp_loop_timer_t  *(*timer_add_orig)(gcp_loop_t *loop, uint64_t ms,
+    gcp_loop_timer_pt handler, void *arg);
+
+
+static gcp_loop_timer_t *
+timer_add_recorded(gcp_loop_t *loop, uint64_t ms, gcp_loop_timer_pt handler,
+    void *arg)
+{
+    if (ms > longest_timer) {
+        longest_timer = ms;
+    }
+
+    return timer_add_orig(loop, ms, handler, arg);
+}
+
+
+/*
+ * timeoutSeconds beyond GCP_WATCH_TIMEOUT_MAX is cut to it (its
+ * milliseconds used to overflow, and the watch had no end); a negative one
+ * ends the watch at once, as upstream's timer of a negative duration.
+ */
+
+static void
+test_watch_timeout_bounds(void **state)
+{
+    api_env_t   *env = *state;
+    gcp_loop_t  *loop = api_env_loop(env);
+    api_resp_t  *r;
+
+    timer_add_orig = loop->timer_add;
+    loop->timer_add = timer_add_recorded;
+    longest_timer = 0;
+
+    r = api_call_stream(env, "GET", CM "?watch=1&allowWatchBookmarks=true"
+                        "&timeoutSeconds=9223372036854775807", NULL, 100);
+    assert_int_equal(r->status, 200);
+    assert_false(r->ended);
+    assert_int_equal(longest_timer, GCP_WATCH_TIMEOUT_MAX * 1000);
+    api_resp_free(r);
+
+    longest_timer = 0;
+    r = api_call_stream(env, "GET", CM "?watch=1&timeoutSeconds=90", NULL,
+                        100);
+    assert_int_equal(longest_timer, 90000);
+    api_resp_free(r);
+
+    r = api_call_stream(env, "GET", CM "?watch=1&timeoutSeconds=-1", NULL,
+                        30000);
+    assert_int_equal(r->status, 200);
+    assert_true(r->ended);
+    api_resp_free(r);
+
+    loop->timer_add = timer_add_orig;
+}
+
+
 int
 main(void)
 {
@@ -475,6 +535,8 @@ main(void)
         cmocka_unit_test_setup_teardown(test_watch_compacted, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_list_continue_compacted, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_watch_timeout_bounds, setup,
                                         teardown),
     };
 
