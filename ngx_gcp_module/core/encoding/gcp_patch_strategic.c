@@ -835,8 +835,13 @@ gcp_smp_normalize(gcp_smp_t *smp, gcp_smp_slice_t patch,
         }
     }
 
-    if (gcp_smp_append(smp, out, server.v + i, server.len - i) != GCP_OK
-        || gcp_smp_append(smp, out, patch.v + j, patch.len - j) != GCP_OK)
+    /* an empty slice has no items (v is NULL): no arithmetic on it */
+
+    if ((i < server.len
+         && gcp_smp_append(smp, out, &server.v[i], server.len - i) != GCP_OK)
+        || (j < patch.len
+            && gcp_smp_append(smp, out, &patch.v[j], patch.len - j)
+               != GCP_OK))
     {
         return smp->rc;
     }

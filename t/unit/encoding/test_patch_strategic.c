@@ -667,6 +667,19 @@ test_kubernetes_fields(void **state)
                "'uid':'1'}]}}",
                "{'metadata':{'ownerReferences':[{'uid':'2','name':'y'}]}}");
 
+    /* an empty merging list keeps the live one (this did pointer
+       arithmetic on the empty patch's NULL items: clang's UBSan) */
+    expect_smp("test.ConfigMap",
+               "{'metadata':{'ownerReferences':[{'uid':'1','name':'x'}]}}",
+               "{'metadata':{'ownerReferences':[]}}",
+               "{'metadata':{'ownerReferences':[{'uid':'1','name':'x'}]}}");
+    expect_smp("test.ConfigMap", "{'metadata':{'finalizers':['a']}}",
+               "{'metadata':{'finalizers':[]}}",
+               "{'metadata':{'finalizers':['a']}}");
+    expect_smp("test.ConfigMap", "{'metadata':{}}",
+               "{'metadata':{'ownerReferences':[]}}",
+               "{'metadata':{'ownerReferences':[]}}");
+
     /* kubectl label / annotate */
     expect_smp("test.ConfigMap",
                "{'metadata':{'labels':{'a':'1','b':'2'}}}",
