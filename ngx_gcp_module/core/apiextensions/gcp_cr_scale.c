@@ -354,7 +354,7 @@ gcp_scale_write(gcp_scale_t *s)
     r = json_object_get(json_object_get(want, "spec"), "replicas");
     s->replicas = json_is_integer(r) ? json_integer_value(r) : 0;
 
-    s->obj = gcp_json_arena(op->a, json_deep_copy(s->old));
+    s->obj = gcp_json_arena(op->a, gcp_json_deep_copy(s->old));
 
     if (s->obj == NULL
         || gcp_scale_set(op->a, s->obj, s->cr->version->spec_replicas_path,

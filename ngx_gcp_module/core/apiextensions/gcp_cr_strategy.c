@@ -86,13 +86,13 @@ gcp_cr_prepare_update(gcp_op_t *op, json_t *obj, const json_t *old)
 
     if (gcp_cr_of(op)->version->status) {
         if (st) {
-            json_object_set_new(obj, "status", json_deep_copy(st));
+            json_object_set_new(obj, "status", gcp_json_deep_copy(st));
 
         } else {
             json_object_del(obj, "status");
         }
 
-    } else if (!json_equal(st, json_object_get(obj, "status"))
+    } else if (!gcp_json_equal(st, json_object_get(obj, "status"))
                && (st || json_object_get(obj, "status")))
     {
         /*
@@ -391,7 +391,7 @@ gcp_cr_to_version(gcp_op_t *op, const json_t *src, const char *version,
     const char    *err;
     gcp_cr_res_t  *cr = gcp_cr_of(op);
 
-    obj = json_deep_copy(src);
+    obj = gcp_json_deep_copy(src);
     if (obj == NULL) {
         return NULL;
     }

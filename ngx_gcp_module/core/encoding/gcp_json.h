@@ -186,6 +186,21 @@ json_t *gcp_json_arena(gcp_arena_t *a, json_t *v);
 
 
 /*
+ * jansson's json_copy(), json_deep_copy() and json_equal(), keeping object
+ * keys that hold NUL bytes whole (jansson's own cut them at the first NUL,
+ * and custom resources may store such keys).  The copies return a new
+ * reference owned by the caller, or NULL when out of memory;
+ * gcp_json_equal() returns 1 when a and b are equal, else 0.
+ */
+json_t *gcp_json_copy(const json_t *v);
+json_t *gcp_json_deep_copy(const json_t *v);
+
+/* As gcp_json_deep_copy() without the null members of objects. */
+json_t *gcp_json_deep_copy_pruned(const json_t *v);
+int gcp_json_equal(const json_t *a, const json_t *b);
+
+
+/*
  * Reorders the members of the object v by key, bytewise (Go's order of map
  * keys); deep: in every object inside v too.  Other values are left
  * alone.  Returns GCP_OK, or GCP_ENOMEM (members may then be missing from

@@ -180,7 +180,7 @@ gcp_patch_json_apply(gcp_arena_t *a, const json_t *doc, const json_t *ops,
     /* values taken from ops are shared with the caller's tree until now */
 
     if (jp.root->refcount > 1) {
-        copy = json_deep_copy(jp.root);
+        copy = gcp_json_deep_copy(jp.root);
         json_decref(jp.root);
         jp.root = copy;
     }
@@ -213,7 +213,7 @@ gcp_jp_apply(gcp_jp_t *jp, const json_t *doc, const json_t *ops)
                            "type jsonpatch.partialDoc", gcp_json_go_kind(doc));
     }
 
-    jp->root = json_deep_copy(doc);
+    jp->root = gcp_json_deep_copy(doc);
     if (jp->root == NULL) {
         return GCP_ENOMEM;
     }
@@ -586,7 +586,7 @@ gcp_jp_copy_op(gcp_jp_t *jp, json_t *op)
     if (val != NULL && !json_is_null(val)) {
         size = gcp_json_dump(jp->arena, val, 0).len;
 
-        copy = json_deep_copy(val);
+        copy = gcp_json_deep_copy(val);
         if (copy == NULL || size == 0) {
             json_decref(copy);
             return GCP_ENOMEM;

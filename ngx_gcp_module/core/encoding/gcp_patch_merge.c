@@ -13,7 +13,6 @@
 
 
 static json_t *gcp_patch_merge_into(json_t *doc, const json_t *patch);
-static json_t *gcp_patch_prune_copy(const json_t *v);
 static int gcp_patch_unshare_node(json_t *node);
 
 
@@ -108,7 +107,7 @@ gcp_patch_unshare_node(json_t *node)
         json_object_keylen_foreach(node, key, klen, child) {
             if (gcp_patch_shared(child)) {
                 rc = json_object_setn_new(node, key, klen,
-                                          json_deep_copy(child));
+                                          gcp_json_deep_copy(child));
 
             } else {
                 rc = gcp_patch_unshare_node(child) ? 0 : -1;
@@ -124,7 +123,7 @@ gcp_patch_unshare_node(json_t *node)
             child = json_array_get(node, i);
 
             if (gcp_patch_shared(child)) {
-                rc = json_array_set_new(node, i, json_deep_copy(child));
+                rc = json_array_set_new(node, i, gcp_json_deep_copy(child));
 
             } else {
                 rc = gcp_patch_unshare_node(child) ? 0 : -1;
@@ -194,15 +193,15 @@ gcp_patch_merge_value(const json_t *doc, const json_t *patch)
     json_t  *copy;
 
     if (!json_is_object(patch)) {
-        return gcp_patch_prune_copy(patch);
+        return gcp_json_deep_copy_pruned(patch);
     }
 
     if (!json_is_object(doc)) {
         /* not a document: the patch itself, nulls pruned */
-        return gcp_patch_prune_copy(patch);
+        return gcp_json_deep_copy_pruned(patch);
     }
 
-    copy = json_deep_copy(doc);
+    copy = gcp_json_deep_copy(doc);
     if (copy == NULL) {
         return NULL;
     }
@@ -250,8 +249,8 @@ gcp_patch_merge_into(json_t *doc, const json_t *patch)
          * it as it is.
          */
 
-        nv = json_is_object(cur) ? json_deep_copy(v)
-                                 : gcp_patch_prune_copy(v);
+        nv = json_is_object(cur) ? gcp_json_deep_copy(v)
+                                 : gcp_json_deep_copy_pruned(v);
 
         if (nv == NULL || json_object_setn_new(doc, key, klen, nv) != 0) {
             return NULL;
@@ -262,54 +261,3 @@ gcp_patch_merge_into(json_t *doc, const json_t *patch)
 }
 
 
-/*
- * Returns a deep copy of v without the null members of its objects, at any
- * depth (null array elements are kept), or NULL when out of memory.
- */
-static json_t *
-gcp_patch_prune_copy(const json_t *v)
-{
-    size_t       i, klen;
-    json_t      *r, *c, *e;
-    const char  *key;
-
-    if (json_is_object(v)) {
-        r = json_object();
-        if (r == NULL) {
-            return NULL;
-        }
-
-        json_object_keylen_foreach((json_t *) v, key, klen, e) {
-            if (json_is_null(e)) {
-                continue;
-            }
-
-            c = gcp_patch_prune_copy(e);
-            if (c == NULL || json_object_setn_new(r, key, klen, c) != 0) {
-                json_decref(r);
-                return NULL;
-            }
-        }
-
-        return r;
-    }
-
-    if (json_is_array(v)) {
-        r = json_array();
-        if (r == NULL) {
-            return NULL;
-        }
-
-        for (i = 0; i < json_array_size(v); i++) {
-            c = gcp_patch_prune_copy(json_array_get(v, i));
-            if (c == NULL || json_array_append_new(r, c) != 0) {
-                json_decref(r);
-                return NULL;
-            }
-        }
-
-        return r;
-    }
-
-    return json_deep_copy(v);
-}

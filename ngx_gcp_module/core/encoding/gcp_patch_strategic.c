@@ -1778,7 +1778,7 @@ gcp_patch_strategic(gcp_arena_t *a, const gcp_schema_set_t *set,
         return GCP_EINTERNAL;
     }
 
-    root = json_deep_copy(doc);
+    root = gcp_json_deep_copy(doc);
 
     memset(&smp, 0, sizeof(gcp_smp_t));
     smp.arena = a;

@@ -307,6 +307,6 @@ gcp_smp_eq(const json_t *x, const json_t *y)
         return json_real_value(x) == json_real_value(y);
 
     default:
-        return json_equal(x, y);
+        return gcp_json_equal(x, y);
     }
 }

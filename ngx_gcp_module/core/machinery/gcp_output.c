@@ -388,7 +388,7 @@ gcp_output_list(gcp_op_t *op, gcp_kv_t **kvs, json_t **objs, size_t n,
 
         /* built-in list items carry no kind and apiVersion */
 
-        obj = json_deep_copy(obj);
+        obj = gcp_json_deep_copy(obj);
         json_object_del(obj, "kind");
         json_object_del(obj, "apiVersion");
         gcp_json_dump_buf(&b, obj, 0);

@@ -432,11 +432,11 @@ gcp_del_admitted(gcp_admit_t *ad, int rc)
     d->kept = json_array_size(json_object_get(meta, "finalizers")) > 0;
 
     if (!d->kept && st && st->before_delete) {
-        before = json_deep_copy(obj);
+        before = gcp_json_deep_copy(obj);
         d->kept = st->before_delete(op, obj) != 0;
 
         /* kept as it was (deleting again): nothing to write */
-        changed |= d->kept && !json_equal(before, obj);
+        changed |= d->kept && !gcp_json_equal(before, obj);
         json_decref(before);
     }
 

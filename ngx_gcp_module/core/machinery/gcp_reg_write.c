@@ -622,7 +622,7 @@ gcp_write_build(gcp_write_t *w)
 
     if (op->sub == NULL) {
         return w->kind == GCP_W_PATCH
-               ? src : gcp_json_arena(op->a, json_deep_copy(src));
+               ? src : gcp_json_arena(op->a, gcp_json_deep_copy(src));
     }
 
     if (op->sub->type == GCP_SUB_STATUS && op->res->strategy
@@ -640,7 +640,7 @@ gcp_write_build(gcp_write_t *w)
 
     /* subresources take one part of the request's object */
 
-    obj = gcp_json_arena(op->a, json_deep_copy(w->old));
+    obj = gcp_json_arena(op->a, gcp_json_deep_copy(w->old));
     if (obj == NULL) {
         return NULL;
     }
@@ -722,7 +722,7 @@ gcp_write_spec_changed(const json_t *obj, const json_t *old)
             continue;
         }
 
-        if (!json_equal(v, json_object_get(old, key))) {
+        if (!gcp_json_equal(v, json_object_get(old, key))) {
             return 1;
         }
     }

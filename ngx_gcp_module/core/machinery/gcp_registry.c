@@ -915,14 +915,14 @@ gcp_reg_own_meta(gcp_op_t *op, const json_t *obj)
 {
     json_t  *copy, *meta;
 
-    copy = gcp_json_arena(op->a, json_copy((json_t *) obj));
+    copy = gcp_json_arena(op->a, gcp_json_copy(obj));
     if (copy == NULL) {
         return NULL;
     }
 
     meta = json_object_get(obj, "metadata");
 
-    if (meta && json_object_set_new(copy, "metadata", json_copy(meta)) != 0)
+    if (meta && json_object_set_new(copy, "metadata", gcp_json_copy(meta)) != 0)
     {
         return NULL;
     }
@@ -938,7 +938,7 @@ gcp_reg_decode_kv_copy(gcp_op_t *op, const gcp_kv_t *kv)
 
     obj = gcp_reg_decode_kv(op, kv);
 
-    return obj ? gcp_json_arena(op->a, json_deep_copy(obj)) : NULL;
+    return obj ? gcp_json_arena(op->a, gcp_json_deep_copy(obj)) : NULL;
 }
 
 

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "gcp_json.h"
 #include "gcp_patch.h"
 #include "support_patch.h"
 
@@ -983,6 +984,90 @@ test_unshare(void **state)
 }
 
 
+/*
+ * Object keys holding NUL bytes (a custom resource that preserves unknown
+ * fields may store them) come out of every patch type whole, from the
+ * document and from the patch; jansson's json_deep_copy() cut them.
+ */
+
+static void
+nul_keys_kept(gcp_arena_t *a, const json_t *out)
+{
+    json_t  *inner;
+
+    assert_non_null(out);
+    assert_null(json_object_get(out, "a"));
+    assert_int_equal(json_integer_value(json_object_getn(out, "a\0b", 3)), 1);
+
+    inner = json_object_getn(out, "c\0d", 3);
+    assert_non_null(inner);
+    assert_int_equal(json_object_size(inner), 2);
+    assert_int_equal(json_integer_value(json_object_getn(inner, "x\0y", 3)),
+                     2);
+    assert_int_equal(json_integer_value(json_object_getn(inner, "x\0z", 3)),
+                     3);
+    assert_true(json_is_object(json_object_getn(out, "n\0p", 3)));
+    assert_int_equal(json_integer_value(
+                         json_object_getn(json_object_getn(out, "n\0p", 3),
+                                          "q\0r", 3)), 4);
+}
+
+
+static void
+test_nul_keys(void **state)
+{
+    json_t       *doc, *out, *copy;
+    const char   *msg;
+    gcp_arena_t  *a;
+
+    static const char  d[] = "{\"a\\u0000b\":1,\"c\\u0000d\":{"
+                             "\"x\\u0000y\":2,\"x\\u0000z\":3}}";
+    static const char  mp[] = "{\"n\\u0000p\":{\"q\\u0000r\":4}}";
+    static const char  jp[] = "[{\"op\":\"add\",\"path\":\"/n\\u0000p\","
+                              "\"value\":{\"q\\u0000r\":4}}]";
+
+    a = gcp_arena_create(0);
+    doc = gcp_json_parse(a, d, sizeof(d) - 1, &msg);
+    assert_non_null(doc);
+    assert_int_equal(json_object_size(doc), 2);
+
+    assert_int_equal(gcp_patch_merge(a, doc, mp, sizeof(mp) - 1, &out, &msg),
+                     GCP_OK);
+    nul_keys_kept(a, out);
+    json_decref(out);
+
+    assert_int_equal(gcp_patch_strategic(a, NULL, NULL, doc, mp,
+                                         sizeof(mp) - 1, &out, &msg),
+                     GCP_OK);
+    nul_keys_kept(a, out);
+    json_decref(out);
+
+    assert_int_equal(gcp_patch_json(a, doc, jp, sizeof(jp) - 1, &out, &msg),
+                     GCP_OK);
+    nul_keys_kept(a, out);
+
+    /* the copies and the comparison tell such keys apart */
+    copy = gcp_json_deep_copy(out);
+    nul_keys_kept(a, copy);
+    assert_true(gcp_json_equal(copy, out));
+    json_object_setn_new(json_object_getn(copy, "c\0d", 3), "x\0z", 3,
+                         json_integer(2));
+    json_object_setn_new(json_object_getn(copy, "c\0d", 3), "x\0y", 3,
+                         json_integer(3));
+    assert_false(gcp_json_equal(copy, out));
+    json_decref(copy);
+
+    copy = gcp_json_copy(out);
+    assert_int_equal(json_object_size(copy), 3);
+    assert_ptr_equal(json_object_getn(copy, "c\0d", 3),
+                     json_object_getn(out, "c\0d", 3));
+    json_decref(copy);
+
+    json_decref(out);
+    gcp_arena_destroy(a);
+}
+
+
 int
 main(void)
 {
@@ -1002,6 +1087,7 @@ main(void)
         cmocka_unit_test(test_merge_patch_errors),
         cmocka_unit_test(test_go_decoding),
         cmocka_unit_test(test_unshare),
+        cmocka_unit_test(test_nul_keys),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
