@@ -6,6 +6,7 @@
 #include <ctype.h>
 #include <strings.h>
 
+#include "gcp_json.h"
 #include "gcp_reqinfo.h"
 
 
@@ -26,12 +27,22 @@ gcp_hexval(int c)
 }
 
 
-char *
-gcp_url_decode(gcp_arena_t *a, const char *s, size_t len, int form)
+/*
+ * Percent-decodes s[0..len) into an arena string of *n bytes (NUL-
+ * terminated; it may hold NULs); plus is a space when form is set.  A
+ * malformed escape ("%zz", "%4") is kept as it is, or, when strict (Go's
+ * url.QueryUnescape), fails: NULL with *n 0.  Out of memory: NULL with *n
+ * 1.
+ */
+static char *
+gcp_unescape(gcp_arena_t *a, const char *s, size_t len, int form,
+    int strict, size_t *n)
 {
     int      hi, lo;
     char    *out, *p;
     size_t   i;
+
+    *n = 1;
 
     out = gcp_alloc(a, len + 1);
     if (out == NULL) {
@@ -41,14 +52,19 @@ gcp_url_decode(gcp_arena_t *a, const char *s, size_t len, int form)
     p = out;
 
     for (i = 0; i < len; i++) {
-        if (s[i] == '%' && i + 2 < len) {
-            hi = gcp_hexval((unsigned char) s[i + 1]);
-            lo = gcp_hexval((unsigned char) s[i + 2]);
+        if (s[i] == '%') {
+            hi = i + 2 < len ? gcp_hexval((unsigned char) s[i + 1]) : -1;
+            lo = i + 2 < len ? gcp_hexval((unsigned char) s[i + 2]) : -1;
 
             if (hi >= 0 && lo >= 0) {
                 *p++ = (char) (hi * 16 + lo);
                 i += 2;
                 continue;
+            }
+
+            if (strict) {
+                *n = 0;
+                return NULL;
             }
         }
 
@@ -56,8 +72,18 @@ gcp_url_decode(gcp_arena_t *a, const char *s, size_t len, int form)
     }
 
     *p = '\0';
+    *n = (size_t) (p - out);
 
     return out;
+}
+
+
+char *
+gcp_url_decode(gcp_arena_t *a, const char *s, size_t len, int form)
+{
+    size_t  n;
+
+    return gcp_unescape(a, s, len, form, 0, &n);
 }
 
 
@@ -83,10 +109,16 @@ gcp_url_encode(gcp_buf_t *b, const char *s)
 }
 
 
+/*
+ * As Go's url.ParseQuery (net/http's Request.URL.Query()): parameters are
+ * separated by "&" only, a parameter holding ";" or a malformed escape is
+ * dropped, values keep their NUL bytes (with their length).
+ */
 int
 gcp_query_parse(gcp_arena_t *a, gcp_str_t raw, gcp_query_t *q)
 {
-    size_t        i, n, start, eq;
+    char         *name, *value;
+    size_t        i, n, start, eq, nlen, vlen;
     gcp_param_t  *p;
 
     q->params = NULL;
@@ -98,7 +130,7 @@ gcp_query_parse(gcp_arena_t *a, gcp_str_t raw, gcp_query_t *q)
 
     n = 1;
     for (i = 0; i < raw.len; i++) {
-        if (raw.data[i] == '&' || raw.data[i] == ';') {
+        if (raw.data[i] == '&') {
             n++;
         }
     }
@@ -111,29 +143,86 @@ gcp_query_parse(gcp_arena_t *a, gcp_str_t raw, gcp_query_t *q)
     start = 0;
 
     for (i = 0; i <= raw.len; i++) {
-        if (i < raw.len && raw.data[i] != '&' && raw.data[i] != ';') {
+        if (i < raw.len && raw.data[i] != '&') {
             continue;
         }
 
-        if (i > start) {
+        if (i > start && memchr(raw.data + start, ';', i - start) == NULL) {
             for (eq = start; eq < i && raw.data[eq] != '='; eq++) {
                 /* void */
             }
 
-            p = &q->params[q->n];
-            p->name = gcp_url_decode(a, raw.data + start, eq - start, 1);
-            p->value = eq < i
-                       ? gcp_url_decode(a, raw.data + eq + 1, i - eq - 1, 1)
-                       : "";
+            name = gcp_unescape(a, raw.data + start, eq - start, 1, 1, &nlen);
+            vlen = 0;
+            value = eq < i
+                    ? gcp_unescape(a, raw.data + eq + 1, i - eq - 1, 1, 1,
+                                   &vlen)
+                    : "";
 
-            if (p->name == NULL || p->value == NULL) {
+            if ((name == NULL && nlen) || (value == NULL && vlen)) {
                 return GCP_ENOMEM;
             }
 
-            q->n++;
+            /* a name holding NUL is no name the server reads */
+
+            if (name && value && strlen(name) == nlen) {
+                p = &q->params[q->n++];
+                p->name = name;
+                p->value = value;
+                p->len = vlen;
+            }
         }
 
         start = i + 1;
+    }
+
+    return GCP_OK;
+}
+
+
+/* The parameters a NUL byte makes invalid, and how upstream says it. */
+
+static const struct {
+    const char  *name;
+    unsigned     integer:1;
+} gcp_query_nul_params[] = {
+    { "limit", 1 }, { "timeoutSeconds", 1 }, { "gracePeriodSeconds", 1 },
+    { "labelSelector", 0 }, { "fieldSelector", 0 }, { "continue", 0 },
+    { "resourceVersion", 0 }, { "resourceVersionMatch", 0 },
+    { "fieldValidation", 0 }, { "fieldManager", 0 }, { "dryRun", 0 },
+    { "propagationPolicy", 0 }, { "includeObject", 0 }, { "timeout", 0 },
+};
+
+
+int
+gcp_query_check(gcp_arena_t *a, const gcp_query_t *q, const char **msg)
+{
+    size_t              i, j;
+    const char         *v;
+    const gcp_param_t  *p;
+
+    for (i = 0; i < q->n; i++) {
+        p = &q->params[i];
+
+        if (strlen(p->value) == p->len) {
+            continue;
+        }
+
+        for (j = 0; j < gcp_nelems(gcp_query_nul_params); j++) {
+            if (strcmp(p->name, gcp_query_nul_params[j].name) != 0) {
+                continue;
+            }
+
+            v = gcp_go_quote(a, p->value, p->len);
+
+            *msg = gcp_query_nul_params[j].integer
+                   ? gcp_sprintf(a, "strconv.ParseInt: parsing %s: invalid "
+                                 "syntax", v)
+                   : gcp_sprintf(a, "%s: Invalid value: %s: must not "
+                                 "contain NUL bytes", p->name, v);
+
+            return *msg ? GCP_EBADREQUEST : GCP_ENOMEM;
+        }
     }
 
     return GCP_OK;

@@ -21,6 +21,7 @@
 typedef struct {
     const char  *name;          /* decoded */
     const char  *value;         /* decoded; "" for "?name" */
+    size_t       len;           /* of value, which may hold NULs */
 } gcp_param_t;
 
 
@@ -63,10 +64,18 @@ int gcp_reqinfo_parse(gcp_arena_t *a, const char *method, gcp_str_t path,
     const gcp_query_t *q, gcp_reqinfo_t *ri, const char **msg);
 
 /*
- * Parses a raw query string ("a=1&b=x%20y").  Returns GCP_OK or
- * GCP_ENOMEM; q's contents are owned by the arena.
+ * Parses a raw query string ("a=1&b=x%20y") as Go's url.ParseQuery: "&"
+ * separates, a parameter holding ";" or a malformed escape is dropped.
+ * Returns GCP_OK or GCP_ENOMEM; q's contents are owned by the arena.
  */
 int gcp_query_parse(gcp_arena_t *a, gcp_str_t raw, gcp_query_t *q);
+
+/*
+ * Checks that no parameter the server reads holds a NUL byte (a value
+ * with "%00" would be cut there: upstream's parsers refuse them).  Returns
+ * GCP_OK, GCP_EBADREQUEST with *msg (arena-owned), or GCP_ENOMEM.
+ */
+int gcp_query_check(gcp_arena_t *a, const gcp_query_t *q, const char **msg);
 
 /* Returns the first value of name, or NULL when absent.  Borrowed. */
 const char *gcp_query_get(const gcp_query_t *q, const char *name);

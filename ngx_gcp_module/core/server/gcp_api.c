@@ -375,7 +375,9 @@ gcp_api_not_found(gcp_op_t *op)
 static void
 gcp_api_resource(gcp_op_t *op)
 {
+    int                   rc;
     unsigned              allowed;
+    const char           *msg;
     const gcp_reqinfo_t  *ri = &op->ri;
 
     op->res = gcp_registry_find(op->api->registry, ri->group, ri->version,
@@ -452,6 +454,14 @@ gcp_api_resource(gcp_op_t *op)
     }
 
     if (gcp_auth_serve(op)) {
+        return;
+    }
+
+    msg = NULL;
+    rc = gcp_query_check(op->a, &op->q, &msg);
+
+    if (rc != GCP_OK) {
+        gcp_op_error(op, rc, msg, NULL);
         return;
     }
 

@@ -340,6 +340,68 @@ test_generate_name_and_list(void **state)
 }
 
 
+/*
+ * Query strings as Go reads them: "%00" in a value the server reads is a
+ * 400 (it used to cut the value: app%00x acted as app, %00Strict was
+ * ignored, 2%00junk was 2), and ";" separates nothing (x=1;dryRun=All
+ * used to run as a dry run).
+ */
+
+static void
+test_query_nul_and_semicolon(void **state)
+{
+    api_env_t   *env = *state;
+    api_resp_t  *r;
+
+    static const char  *bad[] = {
+        CM_PATH "?labelSelector=app%00x",
+        CM_PATH "?limit=2%00junk",
+        CM_PATH "?fieldSelector=metadata.name%3Da%00b",
+        CM_PATH "/x?resourceVersion=1%00",
+    };
+    size_t  i;
+
+    for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        r = api_call(env, "GET", bad[i], NULL, NULL, NULL);
+        if (r->status != 400) {
+            fail_msg("%s: %d", bad[i], r->status);
+        }
+        assert_string_equal(api_str(r->json, "reason", NULL), "BadRequest");
+        api_resp_free(r);
+    }
+
+    r = api_call(env, "GET", CM_PATH "?limit=2%00junk", NULL, NULL, NULL);
+    assert_string_equal(api_str(r->json, "message", NULL),
+                        "strconv.ParseInt: parsing \"2\\x00junk\": "
+                        "invalid syntax");
+    api_resp_free(r);
+
+    r = api_call(env, "POST", CM_PATH "?fieldValidation=%00Strict", JSON,
+                 "{\"metadata\":{\"name\":\"fv\"},\"bogus\":1}", NULL);
+    assert_int_equal(r->status, 400);
+    api_resp_free(r);
+
+    r = api_call(env, "GET", CM_PATH "/fv", NULL, NULL, NULL);
+    assert_int_equal(r->status, 404);
+    api_resp_free(r);
+
+    /* not a dry run: the parameter holding ";" is dropped */
+    r = api_call(env, "POST", CM_PATH "?x=1;dryRun=All", JSON,
+                 "{\"metadata\":{\"name\":\"semi\"}}", NULL);
+    assert_int_equal(r->status, 201);
+    api_resp_free(r);
+
+    r = api_call(env, "GET", CM_PATH "/semi", NULL, NULL, NULL);
+    assert_int_equal(r->status, 200);
+    api_resp_free(r);
+
+    /* a parameter the server does not read may hold anything */
+    r = api_call(env, "GET", CM_PATH "?other=a%00b", NULL, NULL, NULL);
+    assert_int_equal(r->status, 200);
+    api_resp_free(r);
+}
+
+
 int
 main(void)
 {
@@ -350,6 +412,8 @@ main(void)
                                         teardown),
         cmocka_unit_test_setup_teardown(test_create_errors, setup, teardown),
         cmocka_unit_test_setup_teardown(test_generate_name_and_list, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_query_nul_and_semicolon, setup,
                                         teardown),
     };
 

@@ -145,14 +145,46 @@ test_query(void **state)
                                    "%28a%29&dryRun=All&dryRun=All&pretty&"
                                    "x=%zz");
 
+    const char   *msg;
+
     assert_int_equal(gcp_query_parse(a, raw, &q), GCP_OK);
-    assert_int_equal(q.n, 5);
+    assert_int_equal(q.n, 4);
     assert_string_equal(gcp_query_get(&q, "labelSelector"),
                         "app=web,tier in (a)");
     assert_int_equal(gcp_query_count(&q, "dryRun"), 2);
     assert_string_equal(gcp_query_get(&q, "pretty"), "");
-    assert_string_equal(gcp_query_get(&q, "x"), "%zz");
     assert_null(gcp_query_get(&q, "nosuch"));
+
+    /* as Go's url.ParseQuery: a malformed escape drops its parameter */
+    assert_null(gcp_query_get(&q, "x"));
+
+    /* ";" separates nothing: its parameter is dropped */
+    raw = (gcp_str_t) gcp_string("x=1;dryRun=All&limit=5&a%3Bb=1&c=%3B");
+    assert_int_equal(gcp_query_parse(a, raw, &q), GCP_OK);
+    assert_int_equal(q.n, 3);
+    assert_null(gcp_query_get(&q, "x"));
+    assert_null(gcp_query_get(&q, "dryRun"));
+    assert_string_equal(gcp_query_get(&q, "limit"), "5");
+    assert_string_equal(gcp_query_get(&q, "a;b"), "1");
+    assert_string_equal(gcp_query_get(&q, "c"), ";");
+
+    /* NUL bytes are kept in values, and refused where the server reads */
+    raw = (gcp_str_t) gcp_string("limit=2%00junk&other=a%00b");
+    assert_int_equal(gcp_query_parse(a, raw, &q), GCP_OK);
+    assert_int_equal(q.params[0].len, 6);
+    assert_int_equal(gcp_query_check(a, &q, &msg), GCP_EBADREQUEST);
+    assert_string_equal(msg, "strconv.ParseInt: parsing \"2\\x00junk\": "
+                        "invalid syntax");
+
+    raw = (gcp_str_t) gcp_string("labelSelector=app%00x");
+    assert_int_equal(gcp_query_parse(a, raw, &q), GCP_OK);
+    assert_int_equal(gcp_query_check(a, &q, &msg), GCP_EBADREQUEST);
+    assert_string_equal(msg, "labelSelector: Invalid value: \"app\\x00x\": "
+                        "must not contain NUL bytes");
+
+    raw = (gcp_str_t) gcp_string("other=a%00b&limit=2");
+    assert_int_equal(gcp_query_parse(a, raw, &q), GCP_OK);
+    assert_int_equal(gcp_query_check(a, &q, &msg), GCP_OK);
 
     gcp_arena_destroy(a);
 }
