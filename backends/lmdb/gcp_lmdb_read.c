@@ -100,15 +100,20 @@ gcp_lmdb_collect(gcp_lmdb_collect_t *col, const gcp_lmdb_entry_t *e)
  * not after rev in each run of equal keys.  No seek per key.
  */
 static int
-gcp_lmdb_scan(MDB_cursor *c, gcp_str_t key, const gcp_str_t *end,
-    int64_t rev, gcp_lmdb_collect_t *col)
+gcp_lmdb_scan(MDB_cursor *c, gcp_str_t key, size_t max_key,
+    const gcp_str_t *end, int64_t rev, gcp_lmdb_collect_t *col)
 {
     int               mrc, rc, have;
     MDB_val           k, v;
     gcp_lmdb_entry_t  e, cand;
 
+    /*
+     * A start key longer than any stored key: seek to its first max_key
+     * bytes and skip what sorts before it (no stored key is that long)
+     */
+
     k.mv_data = (void *) key.data;
-    k.mv_size = key.len;
+    k.mv_size = gcp_min(key.len, max_key);
 
     mrc = key.len ? mdb_cursor_get(c, &k, &v, MDB_SET_RANGE)
                   : mdb_cursor_get(c, &k, &v, MDB_FIRST);
@@ -127,6 +132,13 @@ gcp_lmdb_scan(MDB_cursor *c, gcp_str_t key, const gcp_str_t *end,
                >= 0)
         {
             break;
+        }
+
+        if (key.len > max_key
+            && gcp_lmdb_keycmp(e.key.data, e.key.len, key.data, key.len) < 0)
+        {
+            mrc = mdb_cursor_get(c, &k, &v, MDB_NEXT);
+            continue;
         }
 
         if (have && !gcp_lmdb_same_key(&cand, e.key)) {
@@ -179,11 +191,18 @@ gcp_lmdb_read(gcp_lmdb_store_t *s, gcp_str_t key, gcp_str_t range_end,
 
     unbounded = (range_end.len == 1 && range_end.data[0] == '\0');
 
+    /*
+     * a key too long to be stored is read as etcd reads it: nothing there
+     * (a 404 or an empty list, not a 500)
+     */
+
     rc = gcp_lmdb_check_key(s, key, !single, &msg);
-    if (rc != GCP_OK) {
+    if (rc != GCP_OK && rc != GCP_EKEYTOOLONG) {
         done(arg, gcp_lmdb_fail(res, rc, msg));
         return;
     }
+
+    single = single ? (rc == GCP_OK ? 1 : -1) : 0;
 
     rc = gcp_lmdb_rbegin(s, &txn);
     if (rc != GCP_OK) {
@@ -212,7 +231,10 @@ gcp_lmdb_read(gcp_lmdb_store_t *s, gcp_str_t key, gcp_str_t range_end,
     col.res = res;
     gcp_buf_init(&col.kvs, a);
 
-    if (single) {
+    if (single < 0) {
+        rc = GCP_OK;
+
+    } else if (single) {
         rc = gcp_lmdb_find(c, key, res->revision, &e);
 
         if (rc == GCP_OK) {
@@ -229,7 +251,8 @@ gcp_lmdb_read(gcp_lmdb_store_t *s, gcp_str_t key, gcp_str_t range_end,
         rc = GCP_OK;
 
     } else {
-        rc = gcp_lmdb_scan(c, key, unbounded ? NULL : &range_end,
+        rc = gcp_lmdb_scan(c, key, s->max_key,
+                           unbounded ? NULL : &range_end,
                            res->revision, &col);
     }
 

@@ -521,6 +521,10 @@ gcp_lmdb_watch(gcp_store_t *st, gcp_str_t key, gcp_str_t range_end,
 
     w->error = gcp_lmdb_check_key(s, key, range_end.len > 0, &msg);
 
+    if (w->error == GCP_EKEYTOOLONG) {
+        w->error = GCP_OK;              /* matched in memory: no limit */
+    }
+
     if (w->error == GCP_OK && start_revision < 0) {
         w->error = GCP_EBADREQUEST;
     }

@@ -253,7 +253,29 @@ test_key_limits(void **state)
 
     k.len = max + 1;
     assert_int_equal(gcp_sc_create(s, a, k, K("v"))->rc, GCP_EKEYTOOLONG);
-    assert_int_equal(gcp_sc_get(s, a, k, 0)->rc, GCP_EKEYTOOLONG);
+
+    /* reading a key too long to be stored finds nothing, as etcd would */
+    res = gcp_sc_get(s, a, k, 0);
+    assert_int_equal(res->rc, GCP_OK);
+    assert_int_equal(res->nkvs, 0);
+
+    assert_int_equal(gcp_sc_create(s, a, K("/m"), K("v"))->rc, GCP_OK);
+
+    res = gcp_sc_range(s, a, k, K("/n"), 0, 0, 0);
+    assert_int_equal(res->rc, GCP_OK);
+    assert_int_equal(res->nkvs, 1);             /* not the shorter "/kk.." */
+    assert_int_equal(res->kvs[0].key.len, 2);
+
+    k.len = max + 2;
+    res = gcp_sc_range(s, a, k, K("/l"), 0, 0, 0);
+    assert_int_equal(res->rc, GCP_OK);
+    assert_int_equal(res->nkvs, 0);
+
+    /* and a watch of it is no error */
+    gcp_sc_rec_init(&rec, a);
+    (void) gcp_sc_watch(s, &rec, k, K(""), 0);
+    gcp_sc_spin(s, 50);
+    assert_int_equal(rec.n, 0);
 
     k.data = "/a\0b";
     k.len = 4;
@@ -279,9 +301,10 @@ test_key_limits(void **state)
     all.len = 1;
     res = gcp_sc_range(s, a, K(""), all, 0, 0, 0);
     assert_int_equal(res->rc, GCP_OK);
-    assert_int_equal(res->count, 2);
+    assert_int_equal(res->count, 3);              /* with "/m" */
     assert_int_equal(res->kvs[0].key.len, 1);
     assert_int_equal(res->kvs[1].key.len, max);
+    assert_int_equal(res->kvs[2].key.len, 2);
 
     /* negative revisions */
     assert_int_equal(gcp_sc_get(s, a, K("/x"), -1)->rc, GCP_EBADREQUEST);

@@ -9,7 +9,9 @@
 #include <stddef.h>
 #include <setjmp.h>
 #include <cmocka.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "support_api.h"
 
@@ -402,6 +404,52 @@ test_query_nul_and_semicolon(void **state)
 }
 
 
+/*
+ * Names and namespaces too long for an LMDB key are read as absent, as
+ * kube-apiserver on etcd answers: 404, or an empty list (they were 500
+ * "storage key too long").
+ */
+
+static void
+test_long_names(void **state)
+{
+    char         path[2048], name[501];
+    api_env_t   *env = *state;
+    api_resp_t  *r;
+
+    memset(name, 'a', 500);
+    name[500] = '\0';
+
+    snprintf(path, sizeof(path), CM_PATH "/%.480s", name);
+    r = api_call(env, "GET", path, NULL, NULL, NULL);
+    assert_int_equal(r->status, 404);
+    assert_string_equal(api_str(r->json, "reason", NULL), "NotFound");
+    api_resp_free(r);
+
+    r = api_call(env, "DELETE", path, NULL, NULL, NULL);
+    assert_int_equal(r->status, 404);
+    api_resp_free(r);
+
+    snprintf(path, sizeof(path), CM_PATH "?fieldSelector=metadata.name%%3D"
+             "%.480s", name);
+    r = api_call(env, "GET", path, NULL, NULL, NULL);
+    assert_int_equal(r->status, 200);
+    assert_int_equal(json_array_size(json_object_get(r->json, "items")), 0);
+    api_resp_free(r);
+
+    snprintf(path, sizeof(path), "/api/v1/namespaces/%s/configmaps", name);
+    r = api_call(env, "GET", path, NULL, NULL, NULL);
+    assert_int_equal(r->status, 200);
+    assert_int_equal(json_array_size(json_object_get(r->json, "items")), 0);
+    api_resp_free(r);
+
+    snprintf(path, sizeof(path), "/api/v1/namespaces/%s/configmaps/x", name);
+    r = api_call(env, "GET", path, NULL, NULL, NULL);
+    assert_int_equal(r->status, 404);
+    api_resp_free(r);
+}
+
+
 int
 main(void)
 {
@@ -415,6 +463,7 @@ main(void)
                                         teardown),
         cmocka_unit_test_setup_teardown(test_query_nul_and_semicolon, setup,
                                         teardown),
+        cmocka_unit_test_setup_teardown(test_long_names, setup, teardown),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
