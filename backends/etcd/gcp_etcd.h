@@ -34,6 +34,11 @@
 #define GCP_ETCD_SWEEP_MS         50
 #define GCP_ETCD_FRESH_MS         1000
 
+/* a write that timed out: kube-apiserver's timeout filter's message */
+#define GCP_ETCD_TIMEOUT_MSG                                                  \
+    "Timeout: request did not complete within requested timeout - "         \
+    "context deadline exceeded"
+
 
 typedef struct gcp_etcd_s         gcp_etcd_t;
 typedef struct gcp_etcd_http_s    gcp_etcd_http_t;
@@ -93,8 +98,12 @@ void gcp_etcd_http_destroy(gcp_etcd_http_t *h);
  * POSTs body (copied) to path ("/v3/kv/range") and calls done once, from
  * the event loop, within timeout_ms.  Calls that were never sent are
  * retried on the next endpoint; GCP_ETCD_SAFE calls after any transport
- * failure too.  Returns the call (owned by the client until done ran, or
- * gcp_etcd_http_cancel()), or NULL when out of memory (done not called).
+ * failure too.  A transport failure is GCP_EUNAVAILABLE when nothing was
+ * sent (or the call is GCP_ETCD_SAFE), GCP_ETIMEOUT when the call timed
+ * out after it was sent, and GCP_EINDOUBT for any other failure of a
+ * write that was sent (etcd may have applied it).  Returns the call
+ * (owned by the client until done ran, or gcp_etcd_http_cancel()), or
+ * NULL when out of memory (done not called).
  */
 gcp_etcd_call_t *gcp_etcd_http_unary(gcp_etcd_http_t *h, const char *path,
     gcp_str_t body, unsigned flags, gcp_etcd_reply_pt done, void *arg);

@@ -1025,12 +1025,31 @@ gcp_etcd_call_transport(gcp_etcd_call_t *c, CURLcode code)
 
     gcp_etcd_http_failed(h, c->endpoint);
 
-    rc = code == CURLE_OPERATION_TIMEDOUT && sent ? GCP_ETIMEOUT
-                                                  : GCP_EUNAVAILABLE;
-
     /* curl's own words, without the addresses of the etcd members */
 
     snprintf(msg, sizeof(msg), "etcd: %s", curl_easy_strerror(code));
+
+    /*
+     * Not sent: nothing happened (503, and another member may be tried).
+     * Sent and timed out: 504 with the words of kube-apiserver's timeout.
+     * A write sent when the connection broke may have been applied: its
+     * outcome is unknown (500), which a 503 would deny.
+     */
+
+    if (!sent) {
+        rc = GCP_EUNAVAILABLE;
+
+    } else if (code == CURLE_OPERATION_TIMEDOUT) {
+        rc = GCP_ETIMEOUT;
+
+        if (!c->stream && !(c->flags & GCP_ETCD_SAFE)) {
+            snprintf(msg, sizeof(msg), "%s", GCP_ETCD_TIMEOUT_MSG);
+        }
+
+    } else {
+        rc = (c->stream || (c->flags & GCP_ETCD_SAFE)) ? GCP_EUNAVAILABLE
+                                                       : GCP_EINDOUBT;
+    }
 
     if (c->stream) {
         if (gcp_etcd_call_lines(c) == GCP_OK) {
@@ -1078,8 +1097,9 @@ gcp_etcd_call_answered(gcp_etcd_call_t *c)
             return;
         }
 
-        gcp_etcd_call_reply(c, GCP_EUNAVAILABLE, NULL,
-                            "etcd: malformed answer");
+        gcp_etcd_call_reply(c, (c->flags & GCP_ETCD_SAFE) ? GCP_EUNAVAILABLE
+                                                          : GCP_EINDOUBT,
+                            NULL, "etcd: malformed answer");
         return;
     }
 

@@ -60,6 +60,15 @@ static const gcp_error_info_t  gcp_errors[GCP_ERROR_LAST] = {
                              "storage key too long", "GCP_EKEYTOOLONG" },
     [GCP_ENOSPACE]       = { 507, "InternalError",
                              "storage is full", "GCP_ENOSPACE" },
+
+    /*
+     * kube-apiserver answers the etcd client's error as it is when the
+     * connection breaks under a write: 500 without a reason (never 503,
+     * which would say that nothing happened)
+     */
+    [GCP_EINDOUBT]       = { 500, "",
+                             "the request was sent to the storage, its "
+                             "outcome is unknown", "GCP_EINDOUBT" },
 };
 
 

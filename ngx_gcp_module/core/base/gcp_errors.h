@@ -33,6 +33,8 @@ typedef enum {
     GCP_ECOMPACTED,         /* storage: revision compacted        410 */
     GCP_EKEYTOOLONG,        /* storage: key longer than supported 500 */
     GCP_ENOSPACE,           /* storage: database full             507 */
+    GCP_EINDOUBT,           /* storage: a write was sent, its     500 */
+                            /* outcome is unknown (it may be done)    */
     GCP_ERROR_LAST
 } gcp_rc_t;
 

@@ -9,6 +9,7 @@
  * failover in a three-member cluster, and fast failures without quorum.
  */
 
+#define _GNU_SOURCE
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -16,6 +17,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
+#include <pthread.h>
+#include <string.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <poll.h>
+#include <stdint.h>
 
 #include <openssl/evp.h>
 
@@ -1016,7 +1024,9 @@ et_assert_fails_fast(gcp_store_t *s, gcp_store_result_t *(*op)(
 
     res = op(s, a, key);
 
-    if (res->rc != GCP_EUNAVAILABLE && res->rc != GCP_ETIMEOUT) {
+    if (res->rc != GCP_EUNAVAILABLE && res->rc != GCP_ETIMEOUT
+        && res->rc != GCP_EINDOUBT)
+    {
         fail_msg("expected 503/504 codes, got %s (%s)",
                  gcp_error_info(res->rc)->name,
                  res->message ? res->message : "");
@@ -1047,13 +1057,25 @@ et_op_get(gcp_store_t *s, gcp_arena_t *a, const char *key)
 static gcp_store_result_t *
 et_create_retry(gcp_store_t *s, gcp_arena_t *a, const char *key)
 {
-    int                  i;
+    int                  i, doubt;
     gcp_store_result_t  *res;
+
+    doubt = 0;
 
     for (i = 0; i < 50; i++) {
         res = gcp_sc_create(s, a, K(key), K(key));
 
-        if (res->rc != GCP_EUNAVAILABLE && res->rc != GCP_ETIMEOUT) {
+        if (res->rc == GCP_EEXISTS && doubt) {
+            res->rc = GCP_OK;           /* the attempt in doubt was done */
+        }
+
+        if (res->rc == GCP_EINDOUBT || res->rc == GCP_ETIMEOUT) {
+            doubt = 1;
+        }
+
+        if (res->rc != GCP_EUNAVAILABLE && res->rc != GCP_ETIMEOUT
+            && res->rc != GCP_EINDOUBT)
+        {
             return res;
         }
 
@@ -1372,6 +1394,173 @@ test_no_etcd(void **state)
 }
 
 
+/*
+ * A proxy before the etcd member that passes everything but the answers
+ * to writes (/v3/kv/txn): it forwards the write, waits for etcd's answer
+ * and breaks the connection instead, as a member killed mid-request.  The
+ * write was applied, so its outcome is unknown to the store: GCP_EINDOUBT
+ * (a 500), not a 503, which tells the client that nothing happened.
+ */
+
+typedef struct {
+    int  listen_fd;
+    int  etcd_port;
+} et_proxy_t;
+
+
+static void *
+et_proxy_conn(void *arg)
+{
+    int                 c, u, swallow, i;
+    char                buf[65536];
+    ssize_t             n;
+    struct pollfd       pfd[2];
+    struct sockaddr_in  sin;
+
+    c = (int) (intptr_t) arg & 0xffff;
+    i = (int) ((intptr_t) arg >> 16);
+
+    u = socket(AF_INET, SOCK_STREAM, 0);
+    memset(&sin, 0, sizeof(sin));
+    sin.sin_family = AF_INET;
+    sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    sin.sin_port = htons((uint16_t) i);
+
+    if (u < 0 || connect(u, (struct sockaddr *) &sin, sizeof(sin)) != 0) {
+        goto done;
+    }
+
+    swallow = 0;
+
+    for ( ;; ) {
+        pfd[0].fd = c;
+        pfd[0].events = POLLIN;
+        pfd[1].fd = u;
+        pfd[1].events = POLLIN;
+
+        if (poll(pfd, 2, -1) < 0) {
+            break;
+        }
+
+        if (pfd[0].revents) {
+            n = read(c, buf, sizeof(buf));
+            if (n <= 0 || write(u, buf, (size_t) n) != n) {
+                break;
+            }
+
+            if (memmem(buf, (size_t) n, "/v3/kv/txn", 10) != NULL) {
+                swallow = 1;
+            }
+        }
+
+        if (pfd[1].revents) {
+            n = read(u, buf, sizeof(buf));
+            if (n <= 0 || swallow) {
+                break;                  /* etcd answered: not passed on */
+            }
+
+            if (write(c, buf, (size_t) n) != n) {
+                break;
+            }
+        }
+    }
+
+done:
+
+    if (u >= 0) {
+        close(u);
+    }
+
+    close(c);
+
+    return NULL;
+}
+
+
+static void *
+et_proxy(void *arg)
+{
+    int          c;
+    pthread_t    th;
+    et_proxy_t  *p = arg;
+
+    while ((c = accept(p->listen_fd, NULL, NULL)) >= 0) {
+        if (pthread_create(&th, NULL, et_proxy_conn,
+                           (void *) (intptr_t) (c
+                                                | (p->etcd_port << 16)))
+            != 0)
+        {
+            close(c);
+            continue;
+        }
+
+        pthread_detach(th);
+    }
+
+    return NULL;
+}
+
+
+static void
+test_write_in_doubt(void **state)
+{
+    int                  fd;
+    char                 endpoint[64];
+    pthread_t            th;
+    socklen_t            len;
+    et_proxy_t           p;
+    gcp_arena_t         *a;
+    et_store_t           es, direct;
+    gcp_store_result_t  *res;
+    struct sockaddr_in   sin;
+
+    fd = socket(AF_INET, SOCK_STREAM, 0);
+    assert_true(fd >= 0);
+    memset(&sin, 0, sizeof(sin));
+    sin.sin_family = AF_INET;
+    sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    assert_int_equal(bind(fd, (struct sockaddr *) &sin, sizeof(sin)), 0);
+    assert_int_equal(listen(fd, 64), 0);
+    len = sizeof(sin);
+    assert_int_equal(getsockname(fd, (struct sockaddr *) &sin, &len), 0);
+
+    p.listen_fd = fd;
+    p.etcd_port = one.client_port[0];
+    assert_int_equal(pthread_create(&th, NULL, et_proxy, &p), 0);
+
+    snprintf(endpoint, sizeof(endpoint), "http://127.0.0.1:%d",
+             ntohs(sin.sin_port));
+
+    memset(&es, 0, sizeof(es));
+    assert_non_null(et_open(&es, endpoint, "/gcp-test/doubt/", NULL, 5000,
+                            0));
+    a = gcp_arena_create(0);
+
+    res = gcp_sc_create(es.s, a, K("/doubt/a"), K("v"));
+    if (res->rc != GCP_EINDOUBT) {
+        fail_msg("got %s (%s)", gcp_error_info(res->rc)->name,
+                 res->message ? res->message : "");
+    }
+    assert_int_equal(gcp_error_info(res->rc)->http_status, 500);
+
+    /* etcd did store it */
+    memset(&direct, 0, sizeof(direct));
+    assert_non_null(et_open(&direct, one.endpoints, "/gcp-test/doubt/", NULL,
+                            5000, 0));
+    res = gcp_sc_get(direct.s, a, K("/doubt/a"), 0);
+    assert_int_equal(res->rc, GCP_OK);
+    assert_int_equal(res->nkvs, 1);
+    et_close(&direct);
+
+    gcp_arena_destroy(a);
+    et_close(&es);
+
+    shutdown(fd, SHUT_RDWR);
+    close(fd);
+    pthread_join(th, NULL);
+}
+
+
 /* ------------------------------------------------------------ main */
 
 
@@ -1386,6 +1575,7 @@ static const struct CMUnitTest  etcd_tests[] = {
     cmocka_unit_test(test_watch_replay),
     cmocka_unit_test(test_compacted_elsewhere),
     cmocka_unit_test(test_no_etcd),
+    cmocka_unit_test(test_write_in_doubt),
     cmocka_unit_test(test_etcd_restart),
     cmocka_unit_test(test_feed_lost),
     cmocka_unit_test(test_cluster_failover),
