@@ -462,6 +462,23 @@ def test_gcp_run_tls_conf(tmp_path, listen, server_url):
         assert d in conf, d
     assert "@" not in conf.split("load_module", 1)[1]
 
+    # every instance's CAs have names of their own (a certificate of
+    # another instance's CA of the same name made nginx log an alert)
+    names = set()
+    for run in ("a", "b"):
+        other = tmp_path / run
+        subprocess.run([GCP_RUN, "--config-only"], check=True,
+                       capture_output=True,
+                       env=dict(env, GCP_DATA=str(other)))
+        for ca in ("ca", "front-proxy-ca"):
+            p = subprocess.run(["openssl", "x509", "-noout", "-subject",
+                                "-in", str(other / "pki" / (ca + ".crt"))],
+                               capture_output=True, text=True, check=True)
+            prefix = "ngx-gcp-ca@" if ca == "ca" else "front-proxy-ca@"
+            assert p.stdout.startswith("subject=CN = " + prefix), p.stdout
+            names.add(p.stdout)
+    assert len(names) == 4
+
     # the serving certificate names the address clients use
     p = subprocess.run(["openssl", "x509", "-in", str(pki / "server.crt"),
                         "-noout", "-ext", "subjectAltName"],
