@@ -8,6 +8,7 @@
  */
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "gcp_selector_int.h"
@@ -239,21 +240,36 @@ gcp_sel_parse_int64(const char *s, size_t len, int64_t *v)
 
 
 /* Stable insertion sort of strings (byte order, as Go's < on strings). */
+static int
+gcp_sel_strcmp(const void *a, const void *b)
+{
+    return strcmp(*(const char * const *) a, *(const char * const *) b);
+}
+
+
 void
 gcp_sel_sort_strings(const char **v, size_t n)
 {
-    size_t       i, j;
-    const char  *s;
+    /* equal strings are alike: stability does not show */
 
-    for (i = 1; i < n; i++) {
-        s = v[i];
-
-        for (j = i; j > 0 && strcmp(v[j - 1], s) > 0; j--) {
-            v[j] = v[j - 1];
-        }
-
-        v[j] = s;
+    if (n > 1) {
+        qsort(v, n, sizeof(const char *), gcp_sel_strcmp);
     }
+}
+
+
+size_t
+gcp_sel_unique_strings(const char **v, size_t n)
+{
+    size_t  i, k;
+
+    for (i = 1, k = n ? 1 : 0; i < n; i++) {
+        if (strcmp(v[k - 1], v[i]) != 0) {
+            v[k++] = v[i];
+        }
+    }
+
+    return k;
 }
 
 
@@ -447,22 +463,52 @@ gcp_sel_new_req(gcp_arena_t *a, const char *key, size_t key_len,
 }
 
 
-/* Stable sort of requirements by key (labels.ByKey). */
+/* Stable sort of requirements by key (labels.ByKey): a merge sort. */
 void
 gcp_sel_sort_reqs(gcp_label_req_t *r, size_t n)
 {
-    size_t           i, j;
-    gcp_label_req_t  t;
+    size_t            i, j, k, w, lo, mid, hi;
+    gcp_label_req_t  *tmp, t;
 
-    for (i = 1; i < n; i++) {
-        t = r[i];
+    tmp = n > 8 ? malloc(n * sizeof(gcp_label_req_t)) : NULL;
 
-        for (j = i; j > 0 && strcmp(r[j - 1].key, t.key) > 0; j--) {
-            r[j] = r[j - 1];
+    if (tmp == NULL) {
+        /* few requirements (or no memory): insertion sort */
+
+        for (i = 1; i < n; i++) {
+            t = r[i];
+
+            for (j = i; j > 0 && strcmp(r[j - 1].key, t.key) > 0; j--) {
+                r[j] = r[j - 1];
+            }
+
+            r[j] = t;
         }
 
-        r[j] = t;
+        return;
     }
+
+    for (w = 1; w < n; w *= 2) {
+        for (lo = 0; lo + w < n; lo += 2 * w) {
+            mid = lo + w;
+            hi = gcp_min(lo + 2 * w, n);
+
+            for (i = lo, j = mid, k = 0; i < mid || j < hi; k++) {
+                if (j == hi
+                    || (i < mid && strcmp(r[i].key, r[j].key) <= 0))
+                {
+                    tmp[k] = r[i++];
+
+                } else {
+                    tmp[k] = r[j++];
+                }
+            }
+
+            memcpy(&r[lo], tmp, k * sizeof(gcp_label_req_t));
+        }
+    }
+
+    free(tmp);
 }
 
 
@@ -636,15 +682,35 @@ gcp_label_selector_from_json(gcp_arena_t *a, const json_t *ls,
 static int
 gcp_sel_has_value(const gcp_label_req_t *r, const json_t *v)
 {
-    size_t       i, len;
+    int          c;
+    size_t       i, lo, hi, len;
     const char  *s;
 
     s = json_string_value(v);
     len = json_string_length(v);
 
-    for (i = 0; i < r->nvalues; i++) {
-        if (strlen(r->values[i]) == len && memcmp(r->values[i], s, len) == 0) {
+    /* the values are C strings sorted by strcmp: a binary search */
+
+    if (s == NULL || memchr(s, '\0', len) != NULL) {
+        return 0;
+    }
+
+    lo = 0;
+    hi = r->nvalues;
+
+    while (lo < hi) {
+        i = lo + (hi - lo) / 2;
+        c = strcmp(r->values[i], s);
+
+        if (c == 0) {
             return 1;
+        }
+
+        if (c < 0) {
+            lo = i + 1;
+
+        } else {
+            hi = i;
         }
     }
 

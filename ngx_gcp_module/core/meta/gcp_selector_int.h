@@ -21,8 +21,14 @@
 void *gcp_sel_grow(gcp_arena_t *a, void *old, size_t n, size_t *cap,
     size_t size);
 
-/* Sorts the n strings at v by bytes, stably (Go's < on strings). */
+/* Sorts the n strings at v by bytes (Go's < on strings), in n log n. */
 void gcp_sel_sort_strings(const char **v, size_t n);
+
+/*
+ * Drops the repeats from the n sorted strings at v; returns how many
+ * are left.
+ */
+size_t gcp_sel_unique_strings(const char **v, size_t n);
 
 /* Sorts the n requirements at r by key, stably (labels.ByKey). */
 void gcp_sel_sort_reqs(gcp_label_req_t *r, size_t n);

@@ -202,7 +202,10 @@ typedef struct {
 } gcp_sel_parser_t;
 
 
-/* A set of strings (sets.String), kept in insertion order. */
+/*
+ * A set of strings (sets.String): appended to, then sorted and made
+ * unique at once (a look-up per value made long lists quadratic).
+ */
 typedef struct {
     const char  **v;
     size_t        n;
@@ -247,14 +250,6 @@ gcp_sel_fail(gcp_sel_parser_t *p, const char *err)
 static int
 gcp_sel_set_add(gcp_sel_parser_t *p, gcp_sel_set_t *set, const char *s)
 {
-    size_t  i;
-
-    for (i = 0; i < set->n; i++) {
-        if (strcmp(set->v[i], s) == 0) {
-            return GCP_OK;
-        }
-    }
-
     set->v = gcp_sel_grow(p->arena, set->v, set->n, &set->cap,
                           sizeof(const char *));
     if (set->v == NULL) {
@@ -494,6 +489,7 @@ gcp_sel_parse_req(gcp_sel_parser_t *p, gcp_label_req_t *r)
         }
 
         gcp_sel_sort_strings(set.v, set.n);     /* values.List() */
+        set.n = gcp_sel_unique_strings(set.v, set.n);
     }
 
     msg = NULL;
