@@ -288,6 +288,56 @@ ngx_http_gcp_auth_headers(ngx_http_request_t *r, gcp_request_t *req)
 
 #if (NGX_HTTP_SSL)
 
+/*
+ * With ssl_verify_client optional_no_ca nginx still refuses (400) a
+ * client certificate whose verification fails for a reason other than
+ * an unknown issuer: one of the cluster's CA that has expired or lacks
+ * the clientAuth usage.  kube-apiserver ignores such a certificate and
+ * authenticates the rest of the request (a bearer token), or answers
+ * 401.  The core verifies certificates itself, against its own CAs: for
+ * nginx, every certificate the client sends is accepted.
+ */
+
+static int
+ngx_http_gcp_ssl_verify(int ok, X509_STORE_CTX *x509_store)
+{
+    X509_STORE_CTX_set_error(x509_store, X509_V_OK);
+
+    return 1;
+}
+
+
+ngx_int_t
+ngx_http_gcp_auth_ssl_init(ngx_conf_t *cf)
+{
+    ngx_uint_t                   s;
+    ngx_http_ssl_srv_conf_t     *sscf;
+    ngx_http_gcp_srv_conf_t     *scf;
+    ngx_http_core_srv_conf_t   **cscfp;
+    ngx_http_core_main_conf_t   *cmcf;
+
+    cmcf = ngx_http_conf_get_module_main_conf(cf, ngx_http_core_module);
+    cscfp = cmcf->servers.elts;
+
+    for (s = 0; s < cmcf->servers.nelts; s++) {
+        scf = cscfp[s]->ctx->srv_conf[ngx_http_gcp_module.ctx_index];
+        sscf = cscfp[s]->ctx->srv_conf[ngx_http_ssl_module.ctx_index];
+
+        /* ssl_verify_client optional_no_ca (3) in a server of gcp_api */
+
+        if (!scf->api || sscf->ssl.ctx == NULL || sscf->verify != 3) {
+            continue;
+        }
+
+        SSL_CTX_set_verify(sscf->ssl.ctx,
+                           SSL_CTX_get_verify_mode(sscf->ssl.ctx),
+                           ngx_http_gcp_ssl_verify);
+    }
+
+    return NGX_OK;
+}
+
+
 /* The client's certificate, then the chain it sent, as PEM. */
 
 static ngx_int_t

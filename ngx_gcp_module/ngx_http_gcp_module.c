@@ -477,6 +477,12 @@ ngx_http_gcp_postconfiguration(ngx_conf_t *cf)
         return NGX_ERROR;
     }
 
+#if (NGX_HTTP_SSL)
+    if (ngx_http_gcp_auth_ssl_init(cf) != NGX_OK) {
+        return NGX_ERROR;
+    }
+#endif
+
     return ngx_http_gcp_body_filter_init(cf);
 }
 

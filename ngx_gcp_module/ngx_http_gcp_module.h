@@ -274,6 +274,16 @@ const char *ngx_http_gcp_authorization_mode(ngx_http_gcp_auth_conf_t *acf);
 ngx_int_t ngx_http_gcp_auth_request(ngx_http_request_t *r,
     gcp_request_t *req);
 
+#if (NGX_HTTP_SSL)
+/*
+ * In every server with gcp_api and ssl_verify_client optional_no_ca,
+ * makes nginx accept any client certificate: the core verifies them, and
+ * one that fails is ignored as kube-apiserver ignores it (postconfiguration,
+ * after the servers' SSL contexts exist).  Returns NGX_OK.
+ */
+ngx_int_t ngx_http_gcp_auth_ssl_init(ngx_conf_t *cf);
+#endif
+
 
 /* ngx_http_gcp_apf.c */
 

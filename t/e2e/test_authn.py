@@ -315,6 +315,73 @@ def test_refused_other_ca(srv):
     expect_401(srv, srv.user_kubeconfig("mallory", cert=cert))
 
 
+def cluster_ca_cert(srv, tmp_path, name, expired=False, usage="client"):
+    """A client certificate (CN=name, O=system:masters) signed by the
+    cluster CA that fails its checks: expired, or for another usage."""
+    import datetime
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
+
+    with open(os.path.join(srv.pki, "ca.key"), "rb") as f:
+        ca_key = serialization.load_pem_private_key(f.read(), None)
+    with open(os.path.join(srv.pki, "ca.crt"), "rb") as f:
+        ca = x509.load_pem_x509_certificate(f.read())
+    key = ec.generate_private_key(ec.SECP256R1())
+    now = datetime.datetime.now(datetime.timezone.utc)
+    start = now - datetime.timedelta(days=30 if expired else 1)
+    end = now - datetime.timedelta(days=1) if expired \
+        else now + datetime.timedelta(days=1)
+    eku = ExtendedKeyUsageOID.CLIENT_AUTH if usage == "client" \
+        else ExtendedKeyUsageOID.SERVER_AUTH
+    cert = (x509.CertificateBuilder()
+            .subject_name(x509.Name([
+                x509.NameAttribute(NameOID.ORGANIZATION_NAME,
+                                   "system:masters"),
+                x509.NameAttribute(NameOID.COMMON_NAME, name)]))
+            .issuer_name(ca.subject).public_key(key.public_key())
+            .serial_number(x509.random_serial_number())
+            .not_valid_before(start).not_valid_after(end)
+            .add_extension(x509.ExtendedKeyUsage([eku]), critical=False)
+            .sign(ca_key, hashes.SHA256()))
+    crt, pem = str(tmp_path / (name + ".crt")), str(tmp_path / (name + ".key"))
+    with open(crt, "wb") as f:
+        f.write(cert.public_bytes(serialization.Encoding.PEM))
+    with open(pem, "wb") as f:
+        f.write(key.private_bytes(serialization.Encoding.PEM,
+                                  serialization.PrivateFormat.PKCS8,
+                                  serialization.NoEncryption()))
+    return crt, pem
+
+
+@pytest.mark.parametrize("expired, usage", [(True, "client"),
+                                            (False, "server")])
+def test_failed_cluster_cert_ignored(srv, tmp_path, expired, usage):
+    """A certificate of the cluster CA that fails verification (expired,
+    or without the clientAuth usage) is ignored as kube-apiserver ignores
+    it: the bearer token beside it authenticates the request, and without
+    one the answer is 401 (nginx's handshake check answered 400)."""
+    cert = cluster_ca_cert(srv, tmp_path, "eve-%s" % usage, expired, usage)
+
+    r = raw(srv, "POST", SSR, SSR_BODY, cert=cert,
+            headers={"Authorization": "Bearer tok-alice"})
+    assert r.status == 201, r.body
+    assert r.json["status"]["userInfo"]["username"] == "alice"
+
+    r = raw(srv, "GET", "/api/v1/namespaces", cert=cert)
+    assert_status(r, 401, "Unauthorized", "Unauthorized")
+
+    # a valid certificate of an unknown CA with a token: still the token
+    srv.other_ca("elsewhere2")
+    other = srv.client_cert("mallory2", "kubernetes-admin",
+                            "system:masters", ca="elsewhere2")
+    r = raw(srv, "POST", SSR, SSR_BODY, cert=other,
+            headers={"Authorization": "Bearer tok-alice"})
+    assert r.status == 201, r.body
+    assert r.json["status"]["userInfo"]["username"] == "alice"
+
+
 def test_refused_wrong_signature(srv, tmp_path):
     token = create_token(srv, "sig")
     key = str(tmp_path / "other.key")
