@@ -382,6 +382,34 @@ def test_failed_cluster_cert_ignored(srv, tmp_path, expired, usage):
     assert r.json["status"]["userInfo"]["username"] == "alice"
 
 
+@pytest.mark.parametrize("cipher, ok", [
+    ("ECDHE-ECDSA-AES128-GCM-SHA256", True),
+    ("ECDHE-ECDSA-CHACHA20-POLY1305", True),
+    ("ECDHE-ECDSA-AES128-SHA", False),          # CBC with SHA-1
+    ("ECDHE-ECDSA-AES256-SHA384", False),       # CBC
+    ("ECDHE-ECDSA-CAMELLIA256-SHA384", False),
+    ("ECDHE-ECDSA-AES128-CCM8", False),
+])
+def test_tls12_ciphers(srv, cipher, ok):
+    """TLS 1.2 offers ECDHE with AEAD ciphers only (Mozilla's
+    intermediate profile), not nginx's HIGH default."""
+    import socket
+    import ssl
+    ctx = srv.ssl_context(None)
+    ctx.maximum_version = ssl.TLSVersion.TLSv1_2
+    try:
+        ctx.set_ciphers(cipher)
+    except ssl.SSLError:
+        pytest.skip("this OpenSSL has no %s" % cipher)
+    with socket.create_connection(("127.0.0.1", srv.port), timeout=30) as s:
+        if ok:
+            with ctx.wrap_socket(s, server_hostname="127.0.0.1") as t:
+                assert t.cipher()[0] == cipher
+        else:
+            with pytest.raises(ssl.SSLError):
+                ctx.wrap_socket(s, server_hostname="127.0.0.1")
+
+
 def test_refused_wrong_signature(srv, tmp_path):
     token = create_token(srv, "sig")
     key = str(tmp_path / "other.key")
@@ -520,6 +548,7 @@ def test_gcp_run_tls_conf(tmp_path, listen, server_url):
     assert "listen %s ssl http2;" % listen in conf
     for d in ("ssl_certificate %s/server.crt;" % pki,
               "ssl_verify_client optional_no_ca;",
+              "ssl_ciphers ECDHE-ECDSA-AES128-GCM-SHA256:",
               "gcp_client_ca_file %s/ca.crt;" % pki,
               "gcp_service_account_signing_key_file %s/sa.key;" % pki,
               "gcp_service_account_key_file %s/sa.pub;" % pki,
