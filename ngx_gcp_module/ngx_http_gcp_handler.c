@@ -620,6 +620,23 @@ ngx_http_gcp_send_header(ngx_http_request_t *r, gcp_response_t *resp)
 
     r->headers_out.status = resp->status;
 
+    /*
+     * the server's own failures (a full disk, an I/O error, the storage
+     * gone) reach the error log with their Status; timeouts (504) are
+     * the clients' own waits, health checks (text) their own report
+     */
+
+    if (resp->status >= 500 && resp->status != 504
+        && resp->body.len > 16
+        && ngx_strncmp(resp->body.data, "{\"kind\":\"Status\"", 16) == 0)
+    {
+        ngx_log_error(NGX_LOG_ERR, r->connection->log, 0,
+                      "gcp: %d for %V %V: %*s", resp->status,
+                      &r->method_name, &r->uri,
+                      (size_t) ngx_min(resp->body.len, 512),
+                      resp->body.data ? resp->body.data : "");
+    }
+
     line = ngx_http_gcp_status_line(resp->status);
     if (line) {
         r->headers_out.status_line = *line;

@@ -3,7 +3,10 @@ create objects from several threads while the master and every worker are
 killed with SIGKILL; after a restart on the same data directory every
 create that was answered 201 is there, unchanged, and the server works."""
 
+import errno
 import http.client
+import os
+import subprocess
 import threading
 import time
 
@@ -11,6 +14,7 @@ import pytest
 
 from gcp_http import call, configmap, create_namespace
 from gcp_server import GcpServer
+import gcp_wait
 
 THREADS = 6
 
@@ -132,3 +136,83 @@ def _alive(pid):
             return f.read().rsplit(")", 1)[1].split()[0] != "Z"
     except OSError:
         return False
+
+
+class OutsideLogServer(GcpServer):
+    """A server whose logs are kept outside its data directory."""
+
+    def __init__(self, log_dir, **kw):
+        self.log_dir = log_dir
+        super().__init__(**kw)
+
+    @property
+    def error_log(self):
+        return os.path.join(self.log_dir, "error.log")
+
+    @property
+    def stderr_log(self):
+        return os.path.join(self.log_dir, "stderr.log")
+
+    def _env(self):
+        env = super()._env()
+        env["GCP_PID"] = os.path.join(self.log_dir, "nginx.pid")
+        return env
+
+
+@pytest.fixture
+def small_disk(tmp_path):
+    """A 32 MiB tmpfs for a data directory (root only)."""
+    if os.geteuid() != 0:
+        pytest.skip("mounting a tmpfs needs root")
+    mnt = tmp_path / "disk"
+    mnt.mkdir()
+    subprocess.run(["mount", "-t", "tmpfs", "-o", "size=32m", "tmpfs",
+                    str(mnt)], check=True)
+    try:
+        yield str(mnt)
+    finally:
+        subprocess.run(["umount", "-l", str(mnt)], check=False)
+
+
+def test_full_disk(small_disk, tmp_path, storage):
+    """On a full disk a server with an intact database starts (gcp-run
+    does not write an unchanged nginx.conf or kubeconfig again) and serves
+    reads; a write fails with a 5xx that the error log shows."""
+    if storage != "lmdb":
+        pytest.skip("the database of this test is LMDB")
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    srv = OutsideLogServer(str(logs), workers=2, data_dir=small_disk)
+    srv.start()
+    try:
+        r = call(srv, "POST", "/api/v1/namespaces/default/configmaps",
+                 configmap("kept", {"k": "v"}))
+        assert r.status == 201, r
+    finally:
+        srv.stop()
+
+    # fill the disk
+    with open(os.path.join(small_disk, "fill"), "wb") as f:
+        try:
+            while True:
+                f.write(b"\0" * (1 << 20))
+                f.flush()
+        except OSError as e:
+            assert e.errno == errno.ENOSPC
+
+    srv.start()
+    try:
+        r = call(srv, "GET", "/api/v1/namespaces/default/configmaps/kept")
+        assert r.status == 200, r
+        assert r.json["data"] == {"k": "v"}
+
+        r = call(srv, "POST", "/api/v1/namespaces/default/configmaps",
+                 configmap("big", {"k": "x" * (100 << 10)}))
+        assert r.status >= 500, r
+
+        def logged():
+            with open(srv.error_log, errors="replace") as f:
+                return [l for l in f if "gcp: %d for POST" % r.status in l]
+        assert gcp_wait.eventually(logged)
+    finally:
+        srv.stop()
