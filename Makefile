@@ -6,8 +6,10 @@
 #   make test       install missing packages, build, run every test
 #   make deb        build the Debian package into build/deb (README.md)
 #
-# Finer targets: deps, module, unit, asan, check-core, e2e, deb-test, bench,
-# clean.
+#   make fuzz       run every libFuzzer harness for FUZZ_SECONDS each
+#
+# Finer targets: deps, module, unit, asan, check-core, fuzz-check, e2e,
+# deb-test, bench, clean.
 
 SHELL := /bin/bash
 
@@ -25,7 +27,7 @@ DEB_PACKAGES := nginx nginx-dev gcc make libc6-dev libjansson-dev \
     libpcre2-dev libssl-dev zlib1g-dev libcurl4-openssl-dev liblmdb-dev \
     libyaml-dev libcmocka-dev openssl curl python3 python3-pytest \
     python3-kubernetes python3-yaml python3-requests wrk etcd-server \
-    etcd-client dpkg-dev debhelper lintian
+    etcd-client dpkg-dev debhelper lintian clang-14 libclang-rt-14-dev
 
 # The core is in folders by layer (docs/architecture.md); headers are
 # included by name, every folder on the include path, as nginx does.
@@ -50,7 +52,7 @@ ASAN_FLAGS   := -fsanitize=address,undefined -fno-omit-frame-pointer \
                 -fno-sanitize-recover=undefined
 
 .PHONY: all module deps run test unit asan unit-build asan-build check-core \
-        e2e deb deb-test bench clean distclean
+        fuzz fuzz-build fuzz-check e2e deb deb-test bench clean distclean
 
 all: module
 
@@ -122,11 +124,11 @@ NPROC      := $(shell nproc 2>/dev/null || echo 2)
 define unit_rules
 $(1)/o/%.o: %.c $(UNIT_HDRS)
 	@mkdir -p $$(dir $$@)
-	@$(CC) $(UNIT_CFLAGS) $(2) -c $$< -o $$@
+	@$$(CC) $(UNIT_CFLAGS) $(2) -c $$< -o $$@
 
 $(1)/o/gcp_schemas_gen.o: $(GEN_SCHEMAS)
 	@mkdir -p $$(dir $$@)
-	@$(CC) $(UNIT_CFLAGS) $(2) -c $$< -o $$@
+	@$$(CC) $(UNIT_CFLAGS) $(2) -c $$< -o $$@
 
 $(1)/libgcp.a: $(patsubst %.c,$(1)/o/%.o,$(UNIT_SRCS)) \
         $(1)/o/gcp_schemas_gen.o
@@ -134,7 +136,7 @@ $(1)/libgcp.a: $(patsubst %.c,$(1)/o/%.o,$(UNIT_SRCS)) \
 
 $(1)/%: t/unit/%.c $(1)/libgcp.a
 	@mkdir -p $$(dir $$@)
-	@$(CC) $(UNIT_CFLAGS) $(2) -o $$@ $$< $(1)/libgcp.a $(UNIT_LIBS)
+	@$$(CC) $(UNIT_CFLAGS) $(2) -o $$@ $$< $(1)/libgcp.a $(UNIT_LIBS)
 endef
 
 $(eval $(call unit_rules,$(UNIT_OBJ),))
@@ -171,6 +173,45 @@ asan: $(GEN_SCHEMAS)
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 	    UBSAN_OPTIONS=print_stacktrace=1 \
 	    tools/run-unit $(ASAN_OBJ) $(UNIT_TESTS)
+
+# Coverage-guided fuzzing (docs/fuzzing.md): libFuzzer harnesses
+# t/fuzz/NAME.c built with clang against the core (and the test support,
+# for an API core in process) under ASan and UBSan, each with its seed
+# corpus t/fuzz/corpus/NAME/ and its crashes kept in t/fuzz/regressions/NAME/.
+# fuzz runs each for FUZZ_SECONDS, growing build/fuzz/corpus/NAME;
+# fuzz-check (make test) runs each over its corpus and regressions, then
+# FUZZ_CHECK_SECONDS of fuzzing.
+FUZZ_CC      := clang-14
+FUZZ_OBJ     := $(BUILD)/fuzz
+FUZZERS      := $(patsubst t/fuzz/%.c,%,$(wildcard t/fuzz/*.c))
+FUZZ_SRCS    := $(wildcard t/fuzz/support/*.c)
+FUZZ_FLAGS   := -fsanitize=fuzzer-no-link,address,undefined \
+                -fno-sanitize-recover=undefined -fno-omit-frame-pointer \
+                -Wno-error -Wno-typedef-redefinition
+FUZZ_SECONDS ?= 60
+FUZZ_CHECK_SECONDS ?= 3
+
+$(FUZZ_OBJ)/%: CC := $(FUZZ_CC)
+$(eval $(call unit_rules,$(FUZZ_OBJ),$(FUZZ_FLAGS)))
+
+$(FUZZ_OBJ)/bin/%: t/fuzz/%.c $(FUZZ_SRCS) $(wildcard t/fuzz/support/*.h) \
+        $(FUZZ_OBJ)/libgcp.a
+	@mkdir -p $(dir $@)
+	@$(FUZZ_CC) $(UNIT_CFLAGS) $(FUZZ_FLAGS) -fsanitize=fuzzer \
+	    -It/fuzz/support -It/unit/apiextensions -o $@ $< $(FUZZ_SRCS) $(FUZZ_OBJ)/libgcp.a \
+	    $(UNIT_LIBS)
+
+fuzz-build: $(GEN_SCHEMAS)
+	@$(MAKE) --no-print-directory -j$(NPROC) \
+	    $(addprefix $(FUZZ_OBJ)/bin/,$(FUZZERS))
+
+fuzz: deps
+	@$(MAKE) --no-print-directory fuzz-build
+	@tools/run-fuzz $(FUZZ_OBJ) $(FUZZ_SECONDS) grow $(FUZZERS)
+
+fuzz-check: $(GEN_SCHEMAS)
+	@$(MAKE) --no-print-directory fuzz-build
+	@tools/run-fuzz $(FUZZ_OBJ) $(FUZZ_CHECK_SECONDS) check $(FUZZERS)
 
 # The core and the backends must not depend on nginx, and the core's
 # folders depend on each other only as ngx_gcp_module/core/layers says.
@@ -212,6 +253,7 @@ test:
 	@$(MAKE) --no-print-directory module
 	@$(MAKE) --no-print-directory unit
 	@$(MAKE) --no-print-directory asan
+	@$(MAKE) --no-print-directory fuzz-check
 	@$(MAKE) --no-print-directory e2e
 	@$(MAKE) --no-print-directory deb-test
 
@@ -219,7 +261,8 @@ bench: deps module
 	GCP_MODULE=$(MODULE) bench/run
 
 clean:
-	rm -rf $(BUILD)/unit $(BUILD)/asan $(BUILD)/bench $(BUILD)/gen
+	rm -rf $(BUILD)/unit $(BUILD)/asan $(BUILD)/bench $(BUILD)/gen \
+	    $(BUILD)/fuzz
 	-$(MAKE) -C $(NGX_BUILD) -f objs/Makefile clean 2>/dev/null; \
 	    rm -f $(NGX_BUILD)/.configured
 
