@@ -1,10 +1,11 @@
 /*
  * Fuzzing CustomResourceDefinitions and custom resources through the API
- * core in process (the controllers running, as in a worker): a CRD body is
- * created as a dry run (the CRD's own validation: names, versions,
- * schemas, subresources, printer columns), a custom resource body is
- * created, updated and deleted for a served CRD with a structural schema
- * (pruning, defaults, validation, status and scale, selectable fields).
+ * core in process (the CRD controllers running, as in a worker): a CRD
+ * body is created as a dry run (the CRD's own validation: names,
+ * versions, schemas, subresources, printer columns), a custom resource
+ * body is created, updated and deleted for a served CRD with a
+ * structural schema (pruning, defaults, validation, status and scale,
+ * selectable fields).
  *
  * Input: a byte of flags (bit 0: the body is a CRD, else a Widget of
  * fuzz.example.com/v1; bit 1: fieldValidation=Strict; bit 2: the Widget
@@ -15,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gcp_ctl.h"
 #include "fuzz.h"
 
 
@@ -66,7 +68,15 @@ static const char  *widget_crd_fmt =
     "\"schema\":%s}]}}";
 
 
-static api_env_t  *env;
+static api_env_t          *env;
+static gcp_ctl_manager_t  *ctl;
+
+
+static void
+crd_exit(void)
+{
+    gcp_ctl_stop(ctl, NULL, NULL);
+}
 
 
 static void
@@ -77,7 +87,12 @@ crd_init(void)
     api_resp_t  *r;
 
     env = fuzz_env();
-    api_env_start_controllers(env);
+
+    /* the CRD controllers (names, establishing), as every worker runs */
+
+    ctl = gcp_ctl_start_apiserver(api_env_api(env));
+    FUZZ_CHECK(ctl != NULL);
+    atexit(crd_exit);
 
     crd = malloc(strlen(widget_crd_fmt) + 2 * strlen(widget_schema));
     FUZZ_CHECK(crd != NULL);
