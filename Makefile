@@ -52,7 +52,7 @@ ASAN_FLAGS   := -fsanitize=address,undefined -fno-omit-frame-pointer \
                 -fno-sanitize-recover=undefined
 
 .PHONY: all module deps run test unit asan unit-build asan-build check-core \
-        fuzz fuzz-build fuzz-check e2e deb deb-test bench clean distclean
+        fuzz fuzz-build fuzz-check fuzz-seeds e2e deb deb-test bench clean distclean
 
 all: module
 
@@ -190,6 +190,7 @@ FUZZ_FLAGS   := -fsanitize=fuzzer-no-link,address,undefined \
                 -Wno-error -Wno-typedef-redefinition
 FUZZ_SECONDS ?= 60
 FUZZ_CHECK_SECONDS ?= 3
+REFERENCE    ?= ../shared/reference
 
 $(FUZZ_OBJ)/%: CC := $(FUZZ_CC)
 $(eval $(call unit_rules,$(FUZZ_OBJ),$(FUZZ_FLAGS)))
@@ -212,6 +213,20 @@ fuzz: deps
 fuzz-check: $(GEN_SCHEMAS)
 	@$(MAKE) --no-print-directory fuzz-build
 	@tools/run-fuzz $(FUZZ_OBJ) $(FUZZ_CHECK_SECONDS) check $(FUZZERS)
+
+# The seed corpora from the captures of ../shared/reference: of what
+# tools/fuzz-seeds cuts from them, the inputs that add coverage are merged
+# into t/fuzz/corpus/NAME/.
+fuzz-seeds: $(GEN_SCHEMAS)
+	@$(MAKE) --no-print-directory fuzz-build
+	@tools/fuzz-seeds $(REFERENCE) $(FUZZ_OBJ)/seeds
+	@for f in $(FUZZERS); do \
+	    mkdir -p t/fuzz/corpus/$$f $(FUZZ_OBJ)/seeds/$$f; \
+	    $(FUZZ_OBJ)/bin/$$f -merge=1 -rss_limit_mb=2048 t/fuzz/corpus/$$f \
+	        $(FUZZ_OBJ)/seeds/$$f > $(FUZZ_OBJ)/log/$$f.merge.log 2>&1 \
+	        || { tail -30 $(FUZZ_OBJ)/log/$$f.merge.log; exit 1; }; \
+	    echo "$$f: $$(ls t/fuzz/corpus/$$f | wc -l) seeds"; \
+	done
 
 # The core and the backends must not depend on nginx, and the core's
 # folders depend on each other only as ngx_gcp_module/core/layers says.
