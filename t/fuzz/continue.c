@@ -39,7 +39,7 @@ continue_init(void)
                                         : "/api/v1/namespaces/kube-system/"
                                           "configmaps",
                      "application/json", body, "application/json");
-        FUZZ_CHECK(r->status == 201);
+        FUZZ_CHECK_RESP(r, r->status == 201);
         api_resp_free(r);
     }
 
@@ -91,7 +91,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             (flags & 8) ? "&resourceVersion=0" : "");
 
     r = fuzz_call(env, "GET", path, NULL, NULL, 0, "application/json");
-    FUZZ_CHECK(r->status == 200 || (r->status >= 400 && r->status < 500));
+    FUZZ_CHECK_RESP(r, r->status == 200
+                       || (r->status >= 400 && r->status < 500));
 
     api_resp_free(r);
     free(path);

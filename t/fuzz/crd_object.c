@@ -104,7 +104,7 @@ crd_init(void)
     if (r->status != 201) {
         fprintf(stderr, "CRD: %d %s\n", r->status, r->body);
     }
-    FUZZ_CHECK(r->status == 201);
+    FUZZ_CHECK_RESP(r, r->status == 201);
     api_resp_free(r);
     free(crd);
 

@@ -89,7 +89,7 @@ patch_init(void)
     for (i = 0; i < NTARGETS; i++) {
         r = api_call(env, "POST", targets[i].collection, "application/json",
                      targets[i].body, "application/json");
-        FUZZ_CHECK(r->status == 201);
+        FUZZ_CHECK_RESP(r, r->status == 201);
         api_resp_free(r);
     }
 }
@@ -125,7 +125,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     r = fuzz_call(env, "PATCH", path, types[flags & 3], (const char *) in.p,
                   in.n, "application/json");
-    FUZZ_CHECK(r->status >= 200 && r->status < 600);
+    FUZZ_CHECK_RESP(r, r->status >= 200 && r->status < 600);
 
     if ((flags & 16) && r->status == 200) {
         api_resp_free(r);
@@ -133,7 +133,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         snprintf(path, sizeof(path), "%s/%s", t->collection, t->name);
         r = fuzz_call(env, "PUT", path, "application/json", t->body,
                       strlen(t->body), "application/json");
-        FUZZ_CHECK(r->status == 200);
+        FUZZ_CHECK_RESP(r, r->status == 200);
     }
 
     api_resp_free(r);

@@ -89,7 +89,7 @@ request_init(void)
                       "{\"metadata\":{\"name\":\"fuzz\"}}", "application/json",
                       auth_req(&ar, NULL, "Authorization",
                                "Bearer admin-token", NULL));
-    FUZZ_CHECK(r->status == 201);
+    FUZZ_CHECK_RESP(r, r->status == 201);
     api_resp_free(r);
 
     r = api_call_opts(env->env, "POST", "/api/v1/namespaces/default/"
@@ -97,7 +97,7 @@ request_init(void)
                       "{\"spec\":{}}", "application/json",
                       auth_req(&ar, NULL, "Authorization",
                                "Bearer admin-token", NULL));
-    FUZZ_CHECK(r->status == 201);
+    FUZZ_CHECK_RESP(r, r->status == 201);
     tok = api_str(r->json, "status", "token", NULL);
     FUZZ_CHECK(tok != NULL);
     sa_token = strdup(tok);
@@ -225,7 +225,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     r = api_call_opts(env->env, line, path, ctype,
                       in.n ? (const char *) in.p : NULL, accept, &opts);
 
-    FUZZ_CHECK(r->status >= 200 && r->status < 600);
+    FUZZ_CHECK_RESP(r, r->status >= 200 && r->status < 600);
 
     api_resp_free(r);
 

@@ -28,6 +28,16 @@ fuzz_fail(const char *file, int line, const char *cond)
 }
 
 
+void
+fuzz_fail_resp(const char *file, int line, const char *cond,
+    const api_resp_t *r)
+{
+    fprintf(stderr, "response: %d %.*s\n", r->status,
+            (int) (r->len > 2048 ? 2048 : r->len), r->body ? r->body : "");
+    fuzz_fail(file, line, cond);
+}
+
+
 uint8_t
 fuzz_byte(fuzz_in_t *in)
 {
@@ -214,7 +224,7 @@ fuzz_body(const uint8_t *data, size_t size, const char *content_type)
     r = fuzz_call(env, "POST", path, content_type, (const char *) in.p,
                   in.n, "application/json");
 
-    FUZZ_CHECK(r->status >= 200 && r->status < 600);
+    FUZZ_CHECK_RESP(r, r->status >= 200 && r->status < 600);
 
     name = r->status == 201 ? api_str(r->json, "metadata", "name", NULL)
                             : NULL;
@@ -233,11 +243,11 @@ fuzz_body(const uint8_t *data, size_t size, const char *content_type)
 
         r = fuzz_call(env, "PUT", obj, content_type, (const char *) in.p,
                       in.n, "application/json");
-        FUZZ_CHECK(r->status >= 200 && r->status < 600);
+        FUZZ_CHECK_RESP(r, r->status >= 200 && r->status < 600);
         api_resp_free(r);
 
         r = fuzz_call(env, "DELETE", obj, NULL, NULL, 0, "application/json");
-        FUZZ_CHECK(r->status >= 200 && r->status < 500);
+        FUZZ_CHECK_RESP(r, r->status >= 200 && r->status < 500);
 
         free(obj);
     }

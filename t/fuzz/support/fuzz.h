@@ -21,6 +21,13 @@
 
 void fuzz_fail(const char *file, int line, const char *cond);
 
+/* As FUZZ_CHECK(), printing the response r (api_resp_t *) first. */
+#define FUZZ_CHECK_RESP(r, cond)                                              \
+    ((cond) ? (void) 0 : fuzz_fail_resp(__FILE__, __LINE__, #cond, r))
+
+void fuzz_fail_resp(const char *file, int line, const char *cond,
+    const api_resp_t *r);
+
 
 /* What is left of an input. */
 typedef struct {
