@@ -5,7 +5,8 @@
  * ResourceQuota's scopeSelector or a webhook's objectSelector).
  *
  * Input: a byte choosing the parser (modulo 3: label selector string,
- * field selector string, LabelSelector JSON), then the text.  A selector
+ * field selector string, LabelSelector JSON), then the text; a string
+ * ends at its first NUL, as the registry passes query values (C strings).  A selector
  * that parses must print (String()) as text that parses again to the same
  * text, and matching it against a few label sets must be defined.
  */
@@ -74,7 +75,9 @@ label_check(gcp_arena_t *a, gcp_label_selector_t *sel)
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+    char                  *text;
     json_t                *ls;
+    size_t                 len;
     uint8_t                mode;
     fuzz_in_t              in;
     const char            *s, *again, *msg;
@@ -90,12 +93,13 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     FUZZ_CHECK(a != NULL);
 
     msg = NULL;
+    text = fuzz_strndup(in.p, in.n);
+    len = strlen(text);
 
     switch (mode) {
 
     case 0:
-        if (gcp_label_selector_parse(a, (const char *) in.p, in.n, &sel, &msg)
-            == GCP_OK)
+        if (gcp_label_selector_parse(a, text, len, &sel, &msg) == GCP_OK)
         {
             label_check(a, sel);
 
@@ -106,7 +110,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         break;
 
     case 1:
-        if (gcp_field_selector_parse(a, (const char *) in.p, in.n,
+        if (gcp_field_selector_parse(a, text, len,
                                      (in.n & 1) ? fields : NULL, &fs, &msg)
             == GCP_OK)
         {
@@ -147,6 +151,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         break;
     }
 
+    free(text);
     gcp_arena_destroy(a);
 
     return 0;
