@@ -12,6 +12,7 @@
 
 #define GCP_QTY_MAX  ((__int128) INT64_MAX)
 #define GCP_QTY_MIN_SCALE  (-9)             /* nano: finer rounds up */
+#define GCP_QTY_MAX_SCALE  1000             /* larger is capped */
 
 
 typedef __int128  gcp_i128_t;
@@ -56,8 +57,22 @@ gcp_qty_store(gcp_quantity_t *q, gcp_i128_t v, int64_t scale)
         scale++;
     }
 
-    if (scale > 1000) {
-        scale = 1000;
+    /* beyond 10^1000, digits move into v, or the magnitude is capped */
+
+    if (v == 0 && scale > GCP_QTY_MAX_SCALE) {
+        scale = 0;
+    }
+
+    while (scale > GCP_QTY_MAX_SCALE && v <= GCP_QTY_MAX / 10
+           && v >= -GCP_QTY_MAX / 10)
+    {
+        v *= 10;
+        scale--;
+    }
+
+    if (scale > GCP_QTY_MAX_SCALE) {
+        v = v < 0 ? -GCP_QTY_MAX : GCP_QTY_MAX;
+        scale = GCP_QTY_MAX_SCALE;
     }
 
     q->value = (int64_t) v;

@@ -5,7 +5,9 @@
  * kube-apiserver serves ("1000" is "1k", "1.5" is "1500m", "1536Ki" is
  * "1536Ki", "2048Ki" is "2Mi").  A quantity is value * 10^scale, exact in
  * an int64 (larger magnitudes are capped, finer precision than nano is
- * rounded up, as upstream does).
+ * rounded up, as upstream does) with scale at most 1000: beyond, the
+ * magnitude is capped at 9223372036854775807e1000 (upstream keeps
+ * "3e3357"; capped, the canonical text still reads back the same).
  */
 
 #ifndef _GCP_QUANTITY_H_INCLUDED_
