@@ -189,7 +189,7 @@ FUZZ_FLAGS   := -fsanitize=fuzzer-no-link,address,undefined \
                 -fno-sanitize-recover=undefined -fno-omit-frame-pointer \
                 -Wno-error -Wno-typedef-redefinition
 FUZZ_SECONDS ?= 60
-FUZZ_CHECK_SECONDS ?= 3
+FUZZ_CHECK_SECONDS ?= 2
 REFERENCE    ?= ../shared/reference
 
 $(FUZZ_OBJ)/%: CC := $(FUZZ_CC)
@@ -203,7 +203,7 @@ $(FUZZ_OBJ)/bin/%: t/fuzz/%.c $(FUZZ_SRCS) $(wildcard t/fuzz/support/*.h) \
 	    $(UNIT_LIBS)
 
 fuzz-build: $(GEN_SCHEMAS)
-	@$(MAKE) --no-print-directory -j$(NPROC) \
+	@$(MAKE) --no-print-directory -s -j$(NPROC) \
 	    $(addprefix $(FUZZ_OBJ)/bin/,$(FUZZERS))
 
 fuzz: deps
