@@ -24,24 +24,12 @@ static json_t *
 crd_part(gcp_arena_t *a, fuzz_in_t *in)
 {
     size_t          n;
-    json_t         *v;
     const char     *msg;
-    const uint8_t  *end;
+    const uint8_t  *p;
 
-    end = memchr(in->p, '\0', in->n);
-    n = end ? (size_t) (end - in->p) : in->n;
+    n = fuzz_cut(in, '\0', &p);
 
-    v = n ? gcp_json_parse(a, (const char *) in->p, n, &msg) : NULL;
-
-    in->p += n;
-    in->n -= n;
-
-    if (end) {
-        in->p++;
-        in->n--;
-    }
-
-    return v;
+    return n ? gcp_json_parse(a, (const char *) p, n, &msg) : NULL;
 }
 
 

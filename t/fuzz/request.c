@@ -56,11 +56,28 @@ request_exit(void)
 }
 
 
+/* Returns the response, 201, of the admin's POST of body at path. */
+
+static api_resp_t *
+request_admin_post(const char *path, const char *body)
+{
+    api_resp_t  *r;
+    auth_req_t   ar;
+
+    r = api_call_opts(env->env, "POST", path, "application/json", body,
+                      "application/json",
+                      auth_req(&ar, NULL, "Authorization",
+                               "Bearer admin-token", NULL));
+    FUZZ_CHECK_RESP(r, r->status == 201);
+
+    return r;
+}
+
+
 static void
 request_init(void)
 {
     api_resp_t   *r;
-    auth_req_t    ar;
     const char   *tok;
 
     static const char * const  masters[] = { "system:masters", NULL };
@@ -84,20 +101,12 @@ request_init(void)
 
     rbac_sync(env->env);
 
-    r = api_call_opts(env->env, "POST", "/api/v1/namespaces/default/"
-                      "serviceaccounts", "application/json",
-                      "{\"metadata\":{\"name\":\"fuzz\"}}", "application/json",
-                      auth_req(&ar, NULL, "Authorization",
-                               "Bearer admin-token", NULL));
-    FUZZ_CHECK_RESP(r, r->status == 201);
+    r = request_admin_post("/api/v1/namespaces/default/serviceaccounts",
+                           "{\"metadata\":{\"name\":\"fuzz\"}}");
     api_resp_free(r);
 
-    r = api_call_opts(env->env, "POST", "/api/v1/namespaces/default/"
-                      "serviceaccounts/fuzz/token", "application/json",
-                      "{\"spec\":{}}", "application/json",
-                      auth_req(&ar, NULL, "Authorization",
-                               "Bearer admin-token", NULL));
-    FUZZ_CHECK_RESP(r, r->status == 201);
+    r = request_admin_post("/api/v1/namespaces/default/serviceaccounts/"
+                           "fuzz/token", "{\"spec\":{}}");
     tok = api_str(r->json, "status", "token", NULL);
     FUZZ_CHECK(tok != NULL);
     sa_token = strdup(tok);

@@ -51,27 +51,38 @@ fuzz_byte(fuzz_in_t *in)
 }
 
 
-char *
-fuzz_line(fuzz_in_t *in)
+size_t
+fuzz_cut(fuzz_in_t *in, int sep, const uint8_t **p)
 {
-    char           *s;
     size_t          n;
-    const uint8_t  *nl;
+    const uint8_t  *end;
 
-    nl = memchr(in->p, '\n', in->n);
-    n = nl ? (size_t) (nl - in->p) : in->n;
+    end = memchr(in->p, sep, in->n);
+    n = end ? (size_t) (end - in->p) : in->n;
 
-    s = fuzz_strndup(in->p, n);
+    *p = in->p;
 
     in->p += n;
     in->n -= n;
 
-    if (nl) {
+    if (end) {
         in->p++;
         in->n--;
     }
 
-    return s;
+    return n;
+}
+
+
+char *
+fuzz_line(fuzz_in_t *in)
+{
+    size_t          n;
+    const uint8_t  *p;
+
+    n = fuzz_cut(in, '\n', &p);
+
+    return fuzz_strndup(p, n);
 }
 
 

@@ -39,6 +39,12 @@ typedef struct {
 uint8_t fuzz_byte(fuzz_in_t *in);
 
 /*
+ * Cuts the next part of in, up to the byte sep (excluded; the rest when
+ * there is none): sets *p to it (in the input) and returns its length.
+ */
+size_t fuzz_cut(fuzz_in_t *in, int sep, const uint8_t **p);
+
+/*
  * Returns the next line (without its '\n'; the rest when there is no
  * '\n') as a NUL-terminated copy that the caller frees.
  */
