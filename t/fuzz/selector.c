@@ -6,9 +6,10 @@
  *
  * Input: a byte choosing the parser (modulo 3: label selector string,
  * field selector string, LabelSelector JSON), then the text; a string
- * ends at its first NUL, as the registry passes query values (C strings).  A selector
- * that parses must print (String()) as text that parses again to the same
- * text, and matching it against a few label sets must be defined.
+ * ends at its first NUL, as the registry passes query values (C
+ * strings).  A selector that parses must print (String()) as text that
+ * parses again to the same text, and matching it against a few label sets
+ * must be defined.
  */
 
 #include <stdlib.h>
