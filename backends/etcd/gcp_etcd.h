@@ -2,8 +2,8 @@
 /*
  * The etcd backend's internals, shared by its files:
  *
- *   gcp_etcd_http.c     libcurl's multi interface on a gcp_loop_t: unary
- *                       calls and streams, endpoints and failover
+ *   gcp_etcd_http.c     etcd calls on the core's HTTP client (gcp_http.h):
+ *                       unary calls and streams, endpoints, failover
  *   gcp_etcd_codec.c    key mapping, JSON requests and replies
  *   gcp_etcd_cache.c    the in-memory copy: items, ordered map, history
  *   gcp_etcd_feed.c     loading the keyspace, the watch stream feeding it

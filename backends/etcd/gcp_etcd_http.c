@@ -1,10 +1,10 @@
 
 /*
- * The etcd backend's HTTP client: libcurl's multi interface driven by a
- * gcp_loop_t (CURLMOPT_SOCKETFUNCTION and CURLMOPT_TIMERFUNCTION), so that
- * no call blocks.  Curl's callbacks only record sockets, timers and bytes;
- * completions and stream lines are handed to the backend after
- * curl_multi_socket_action() returned, where any curl call is allowed.
+ * The etcd backend's HTTP client: etcd's gateway calls on the core's
+ * asynchronous HTTP client (base/gcp_http.h, libcurl's multi interface on
+ * the gcp_loop_t), so that no call blocks.  What this file adds: the
+ * endpoints and failover, deadlines and retries, etcd's JSON answers and
+ * the lines of its streams.
  *
  * Failover: every call goes to the endpoint in use; a transport failure
  * moves to the next one.  A call that was never sent (connection refused
@@ -12,46 +12,25 @@
  * (reads) after any transport failure or an "unavailable" answer, until
  * its deadline.  A write that may have reached etcd is not retried: its
  * outcome is unknown and the caller gets the error.
- *
- * The loop watches a duplicate of each curl socket, not the socket itself:
- * curl 7.88 closes a socket whose connect was cancelled before telling the
- * socket callback or calling the close-socket callback (curl PR 11439,
- * fixed in 8.2), and a descriptor closed first would leave the event loop
- * deregistering a closed (or already reused) number.  The duplicate keeps
- * the registration valid until it is removed, then it is closed.
  */
 
 #include <stdlib.h>
-#include <unistd.h>
-#include <fcntl.h>
-#include <curl/curl.h>
 
+#include "gcp_http.h"
 #include "gcp_etcd.h"
 
 
 #define GCP_ETCD_CONNECT_MS   1000
 #define GCP_ETCD_RETRY_MS     100
 #define GCP_ETCD_MAX_CONNS    64
-
-
-typedef struct gcp_etcd_sock_s  gcp_etcd_sock_t;
-
-struct gcp_etcd_sock_s {
-    gcp_etcd_sock_t     *next;
-    gcp_etcd_http_t     *h;
-    curl_socket_t        fd;            /* curl's */
-    int                  dup;           /* ours, in the loop */
-    gcp_loop_fd_t       *fdh;
-};
+#define GCP_ETCD_URL_MAX      1024
 
 
 struct gcp_etcd_call_s {
     gcp_etcd_call_t     *next;          /* h->calls */
     gcp_etcd_call_t     *prev;
-    gcp_etcd_call_t     *rnext;         /* h->ready: lines to hand out */
-    gcp_etcd_call_t     *rprev;
     gcp_etcd_http_t     *h;
-    CURL                *easy;
+    gcp_http_req_t      *req;           /* in flight, or NULL */
     char                *path;
     char                *body;
     size_t               body_len;
@@ -59,10 +38,6 @@ struct gcp_etcd_call_s {
     int                  endpoint;
     int                  tries;
     uint64_t             deadline;      /* 0: none (streams) */
-
-    char                *in;            /* bytes received */
-    size_t               in_len;
-    size_t               in_cap;
 
     gcp_etcd_reply_pt    done;
     gcp_etcd_msg_pt      msg;
@@ -72,8 +47,6 @@ struct gcp_etcd_call_s {
     gcp_loop_timer_t    *retry;
 
     unsigned             stream:1;
-    unsigned             in_multi:1;
-    unsigned             ready:1;
     unsigned             busy:1;        /* one of its callbacks runs */
     unsigned             dead:1;        /* cancelled during it */
 };
@@ -81,8 +54,7 @@ struct gcp_etcd_call_s {
 
 struct gcp_etcd_http_s {
     gcp_loop_t          *loop;
-    CURLM               *multi;
-    gcp_loop_timer_t    *timer;
+    gcp_http_t          *http;
     char               **endpoints;
     int                  n;
     int                  current;
@@ -90,277 +62,23 @@ struct gcp_etcd_http_s {
     char                *cert;
     char                *key;
     uint64_t             timeout;
-    struct curl_slist   *headers;
-    struct curl_slist   *leader_headers;
-    gcp_etcd_sock_t     *socks;
     gcp_etcd_call_t     *calls;
-    gcp_etcd_call_t     *ready;
-    gcp_etcd_call_t     *ready_last;
     uint64_t             requests;
     uint64_t             failovers;
 };
 
 
-static void gcp_etcd_http_process(gcp_etcd_http_t *h);
+static const char * const  gcp_etcd_headers[] = {
+    "Content-Type: application/json", NULL
+};
+
+static const char * const  gcp_etcd_leader_headers[] = {
+    "Content-Type: application/json", "Grpc-Metadata-hasleader: true", NULL
+};
+
+
 static int gcp_etcd_call_send(gcp_etcd_call_t *c);
 static void gcp_etcd_call_free(gcp_etcd_call_t *c);
-
-
-/* ------------------------------------------------------------ loop glue */
-
-
-static void
-gcp_etcd_sock_handler(void *arg, int fd, unsigned events)
-{
-    int               running, mask;
-    curl_socket_t     s;
-    gcp_etcd_sock_t  *sk = arg;
-    gcp_etcd_http_t  *h = sk->h;
-
-    s = sk->fd;
-    mask = 0;
-
-    if (events & GCP_LOOP_READ) {
-        mask |= CURL_CSELECT_IN;
-    }
-
-    if (events & GCP_LOOP_WRITE) {
-        mask |= CURL_CSELECT_OUT;
-    }
-
-    /* sk may be freed by curl's socket callback from here on */
-
-    (void) curl_multi_socket_action(h->multi, s, mask, &running);
-
-    gcp_etcd_http_process(h);
-}
-
-
-/* Takes sk out of the loop, closes the duplicate, frees sk. */
-
-static void
-gcp_etcd_sock_free(gcp_etcd_http_t *h, gcp_etcd_sock_t *sk)
-{
-    if (sk->fdh) {
-        h->loop->fd_del(h->loop, sk->fdh);
-    }
-
-    if (sk->dup != -1) {
-        (void) close(sk->dup);
-    }
-
-    free(sk);
-}
-
-
-static void
-gcp_etcd_sock_forget(gcp_etcd_http_t *h, gcp_etcd_sock_t *sk)
-{
-    gcp_etcd_sock_t  **p;
-
-    for (p = &h->socks; *p; p = &(*p)->next) {
-        if (*p == sk) {
-            *p = sk->next;
-            break;
-        }
-    }
-
-    gcp_etcd_sock_free(h, sk);
-}
-
-
-static int
-gcp_etcd_sock_cb(CURL *easy, curl_socket_t fd, int what, void *userp,
-    void *socketp)
-{
-    unsigned          events;
-    gcp_etcd_http_t  *h = userp;
-    gcp_etcd_sock_t  *sk = socketp;
-
-    if (what == CURL_POLL_REMOVE) {
-        if (sk) {
-            curl_multi_assign(h->multi, fd, NULL);
-            gcp_etcd_sock_forget(h, sk);
-        }
-
-        return 0;
-    }
-
-    events = 0;
-
-    if (what & CURL_POLL_IN) {
-        events |= GCP_LOOP_READ;
-    }
-
-    if (what & CURL_POLL_OUT) {
-        events |= GCP_LOOP_WRITE;
-    }
-
-    if (sk) {
-        (void) h->loop->fd_mod(h->loop, sk->fdh, events);
-        return 0;
-    }
-
-    sk = calloc(1, sizeof(gcp_etcd_sock_t));
-    if (sk == NULL) {
-        return -1;
-    }
-
-    sk->h = h;
-    sk->fd = fd;
-    sk->dup = fcntl(fd, F_DUPFD_CLOEXEC, 0);
-
-    if (sk->dup == -1) {
-        free(sk);
-        return -1;
-    }
-
-    sk->fdh = h->loop->fd_add(h->loop, sk->dup, events,
-                              gcp_etcd_sock_handler, sk);
-
-    if (sk->fdh == NULL) {
-        gcp_etcd_sock_free(h, sk);
-        return -1;
-    }
-
-    sk->next = h->socks;
-    h->socks = sk;
-
-    curl_multi_assign(h->multi, fd, sk);
-
-    return 0;
-}
-
-
-/* The loop must forget a descriptor before it is closed. */
-
-static int
-gcp_etcd_close_cb(void *clientp, curl_socket_t fd)
-{
-    gcp_etcd_http_t  *h = clientp;
-    gcp_etcd_sock_t  *sk;
-
-    for (sk = h->socks; sk; sk = sk->next) {
-        if (sk->fd == fd) {
-            curl_multi_assign(h->multi, fd, NULL);
-            gcp_etcd_sock_forget(h, sk);
-            break;
-        }
-    }
-
-    return close(fd);
-}
-
-
-static void
-gcp_etcd_timer_handler(void *arg)
-{
-    int               running;
-    gcp_etcd_http_t  *h = arg;
-
-    h->timer = NULL;
-
-    (void) curl_multi_socket_action(h->multi, CURL_SOCKET_TIMEOUT, 0,
-                                    &running);
-
-    gcp_etcd_http_process(h);
-}
-
-
-static int
-gcp_etcd_timer_cb(CURLM *multi, long timeout_ms, void *userp)
-{
-    gcp_etcd_http_t  *h = userp;
-
-    if (h->timer) {
-        h->loop->timer_del(h->loop, h->timer);
-        h->timer = NULL;
-    }
-
-    if (timeout_ms >= 0) {
-        h->timer = h->loop->timer_add(h->loop, (uint64_t) timeout_ms,
-                                      gcp_etcd_timer_handler, h);
-        if (h->timer == NULL) {
-            return -1;
-        }
-    }
-
-    return 0;
-}
-
-
-static size_t
-gcp_etcd_write_cb(char *p, size_t size, size_t nmemb, void *userdata)
-{
-    size_t            n, cap;
-    char             *in;
-    gcp_etcd_call_t  *c = userdata;
-    gcp_etcd_http_t  *h = c->h;
-
-    n = size * nmemb;
-
-    if (c->in_len + n > c->in_cap) {
-        cap = c->in_cap ? c->in_cap : 4096;
-
-        while (cap < c->in_len + n) {
-            cap *= 2;
-        }
-
-        in = realloc(c->in, cap);
-        if (in == NULL) {
-            return 0;
-        }
-
-        c->in = in;
-        c->in_cap = cap;
-    }
-
-    memcpy(c->in + c->in_len, p, n);
-    c->in_len += n;
-
-    if (c->stream && !c->ready) {
-        c->ready = 1;
-        c->rnext = NULL;
-        c->rprev = h->ready_last;
-
-        if (h->ready_last) {
-            h->ready_last->rnext = c;
-        } else {
-            h->ready = c;
-        }
-
-        h->ready_last = c;
-    }
-
-    return n;
-}
-
-
-static void
-gcp_etcd_ready_unlink(gcp_etcd_call_t *c)
-{
-    gcp_etcd_http_t  *h = c->h;
-
-    if (!c->ready) {
-        return;
-    }
-
-    if (c->rprev) {
-        c->rprev->rnext = c->rnext;
-    } else {
-        h->ready = c->rnext;
-    }
-
-    if (c->rnext) {
-        c->rnext->rprev = c->rprev;
-    } else {
-        h->ready_last = c->rprev;
-    }
-
-    c->ready = 0;
-    c->rnext = NULL;
-    c->rprev = NULL;
-}
 
 
 /* ------------------------------------------------------------ client */
@@ -480,14 +198,8 @@ gcp_etcd_http_create(const gcp_etcd_conf_t *conf, gcp_loop_t *loop,
         return NULL;
     }
 
-    if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
-        *err = "curl_global_init() failed";
-        return NULL;
-    }
-
     h = calloc(1, sizeof(gcp_etcd_http_t));
     if (h == NULL) {
-        curl_global_cleanup();
         *err = "out of memory";
         return NULL;
     }
@@ -503,39 +215,17 @@ gcp_etcd_http_create(const gcp_etcd_conf_t *conf, gcp_loop_t *loop,
     h->cert = gcp_etcd_optdup(conf->cert);
     h->key = gcp_etcd_optdup(conf->key);
 
-    h->headers = curl_slist_append(NULL, "Content-Type: application/json");
-    h->headers = curl_slist_append(h->headers, "Expect:");
-    h->leader_headers = curl_slist_append(NULL,
-                                          "Content-Type: application/json");
-    h->leader_headers = curl_slist_append(h->leader_headers, "Expect:");
-    h->leader_headers = curl_slist_append(h->leader_headers,
-                                          "Grpc-Metadata-hasleader: true");
+    /* keep the connections of a busy worker (often one call is under */
+    /* way: the stream) */
+    h->http = gcp_http_create(loop, GCP_ETCD_MAX_CONNS);
 
-    h->multi = curl_multi_init();
-
-    if (h->headers == NULL || h->leader_headers == NULL || h->multi == NULL
+    if (h->http == NULL
         || (conf->cacert && h->cacert == NULL)
         || (conf->cert && h->cert == NULL) || (conf->key && h->key == NULL))
     {
         *err = "out of memory";
         goto failed;
     }
-
-    curl_multi_setopt(h->multi, CURLMOPT_SOCKETFUNCTION, gcp_etcd_sock_cb);
-    curl_multi_setopt(h->multi, CURLMOPT_SOCKETDATA, h);
-    curl_multi_setopt(h->multi, CURLMOPT_TIMERFUNCTION, gcp_etcd_timer_cb);
-    curl_multi_setopt(h->multi, CURLMOPT_TIMERDATA, h);
-
-    /*
-     * HTTP/1.1 only: a request never waits for another one's connection
-     * to find out whether it could multiplex.
-     */
-    curl_multi_setopt(h->multi, CURLMOPT_PIPELINING, (long) CURLPIPE_NOTHING);
-
-    /* keep the connections of a busy worker (curl's default follows the */
-    /* number of transfers under way, which is often one: the stream) */
-    curl_multi_setopt(h->multi, CURLMOPT_MAXCONNECTS,
-                      (long) GCP_ETCD_MAX_CONNS);
 
     return h;
 
@@ -550,8 +240,7 @@ failed:
 void
 gcp_etcd_http_destroy(gcp_etcd_http_t *h)
 {
-    int               i;
-    gcp_etcd_sock_t  *sk;
+    int  i;
 
     if (h == NULL) {
         return;
@@ -561,22 +250,7 @@ gcp_etcd_http_destroy(gcp_etcd_http_t *h)
         gcp_etcd_call_free(h->calls);
     }
 
-    if (h->multi) {
-        /* closes the cached connections: the close callback runs */
-        curl_multi_cleanup(h->multi);
-        h->multi = NULL;
-    }
-
-    if (h->timer) {
-        h->loop->timer_del(h->loop, h->timer);
-        h->timer = NULL;
-    }
-
-    while (h->socks) {
-        sk = h->socks;
-        h->socks = sk->next;
-        gcp_etcd_sock_free(h, sk);
-    }
+    gcp_http_destroy(h->http);
 
     for (i = 0; i < h->n; i++) {
         free(h->endpoints[i]);
@@ -586,11 +260,7 @@ gcp_etcd_http_destroy(gcp_etcd_http_t *h)
     free(h->cacert);
     free(h->cert);
     free(h->key);
-    curl_slist_free_all(h->headers);
-    curl_slist_free_all(h->leader_headers);
     free(h);
-
-    curl_global_cleanup();
 }
 
 
@@ -655,10 +325,8 @@ gcp_etcd_call_new(gcp_etcd_http_t *h, const char *path, gcp_str_t body,
     c->path = gcp_etcd_strdup(path, strlen(path));
     c->body = gcp_etcd_strdup(body.data ? body.data : "", body.len);
     c->body_len = body.len;
-    c->easy = curl_easy_init();
 
-    if (c->path == NULL || c->body == NULL || c->easy == NULL) {
-        curl_easy_cleanup(c->easy);
+    if (c->path == NULL || c->body == NULL) {
         free(c->path);
         free(c->body);
         free(c);
@@ -680,12 +348,8 @@ gcp_etcd_call_free(gcp_etcd_call_t *c)
 {
     gcp_etcd_http_t  *h = c->h;
 
-    gcp_etcd_ready_unlink(c);
-
-    if (c->in_multi) {
-        curl_multi_remove_handle(h->multi, c->easy);
-        c->in_multi = 0;
-    }
+    gcp_http_cancel(c->req);
+    c->req = NULL;
 
     if (c->retry) {
         h->loop->timer_del(h->loop, c->retry);
@@ -702,24 +366,25 @@ gcp_etcd_call_free(gcp_etcd_call_t *c)
         c->next->prev = c->prev;
     }
 
-    curl_easy_cleanup(c->easy);
-    free(c->in);
     free(c->path);
     free(c->body);
     free(c);
 }
 
 
+static size_t gcp_etcd_call_data(void *arg, const char *p, size_t n);
+static void gcp_etcd_call_done(void *arg, const gcp_http_result_t *res);
+
+
 static int
 gcp_etcd_call_send(gcp_etcd_call_t *c)
 {
-    char              url[1024];
+    char              url[GCP_ETCD_URL_MAX];
     uint64_t          now, left;
+    gcp_http_opts_t   o;
     gcp_etcd_http_t  *h = c->h;
-    CURL             *e = c->easy;
 
     c->endpoint = h->current;
-    c->in_len = 0;
 
     if (snprintf(url, sizeof(url), "%s%s", h->endpoints[c->endpoint],
                  c->path) >= (int) sizeof(url))
@@ -727,56 +392,37 @@ gcp_etcd_call_send(gcp_etcd_call_t *c)
         return GCP_EBADREQUEST;
     }
 
-    curl_easy_setopt(e, CURLOPT_URL, url);
-    curl_easy_setopt(e, CURLOPT_PRIVATE, c);
-    curl_easy_setopt(e, CURLOPT_POST, 1L);
-    curl_easy_setopt(e, CURLOPT_POSTFIELDS, c->body);
-    curl_easy_setopt(e, CURLOPT_POSTFIELDSIZE_LARGE,
-                     (curl_off_t) c->body_len);
-    curl_easy_setopt(e, CURLOPT_HTTPHEADER,
-                     (c->flags & GCP_ETCD_LEADER) ? h->leader_headers
-                                                  : h->headers);
-    curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, gcp_etcd_write_cb);
-    curl_easy_setopt(e, CURLOPT_WRITEDATA, c);
-    curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
-    curl_easy_setopt(e, CURLOPT_TCP_NODELAY, 1L);
-    curl_easy_setopt(e, CURLOPT_CLOSESOCKETFUNCTION, gcp_etcd_close_cb);
-    curl_easy_setopt(e, CURLOPT_CLOSESOCKETDATA, h);
+    memset(&o, 0, sizeof(o));
 
-    if (h->cacert) {
-        curl_easy_setopt(e, CURLOPT_CAINFO, h->cacert);
-    }
-
-    if (h->cert) {
-        curl_easy_setopt(e, CURLOPT_SSLCERT, h->cert);
-    }
-
-    if (h->key) {
-        curl_easy_setopt(e, CURLOPT_SSLKEY, h->key);
-    }
+    o.url = url;
+    o.headers = (c->flags & GCP_ETCD_LEADER) ? gcp_etcd_leader_headers
+                                             : gcp_etcd_headers;
+    o.body.data = c->body;
+    o.body.len = c->body_len;
+    o.ca.file = h->cacert;
+    o.cert.file = h->cert;
+    o.key.file = h->key;
 
     if (c->stream) {
-        curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, 0L);
-        curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS,
-                         (long) gcp_min(h->timeout, GCP_ETCD_CONNECT_MS));
-        curl_easy_setopt(e, CURLOPT_TCP_KEEPALIVE, 1L);
-        curl_easy_setopt(e, CURLOPT_TCP_KEEPIDLE, 2L);
-        curl_easy_setopt(e, CURLOPT_TCP_KEEPINTVL, 1L);
+        o.connect_timeout_ms = gcp_min(h->timeout, GCP_ETCD_CONNECT_MS);
+        o.tcp_keepalive = 1;
 
     } else {
         now = h->loop->now_ms(h->loop);
         left = c->deadline > now ? c->deadline - now : 1;
 
-        curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, (long) left);
-        curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS,
-                         (long) gcp_min(left, GCP_ETCD_CONNECT_MS));
+        o.timeout_ms = left;
+        o.connect_timeout_ms = gcp_min(left, GCP_ETCD_CONNECT_MS);
     }
 
-    if (curl_multi_add_handle(h->multi, e) != CURLM_OK) {
+    c->req = gcp_http_send(h->http, &o,
+                           c->stream ? gcp_etcd_call_data : NULL,
+                           gcp_etcd_call_done, c);
+
+    if (c->req == NULL) {
         return GCP_EINTERNAL;
     }
 
-    c->in_multi = 1;
     h->requests++;
 
     return GCP_OK;
@@ -908,29 +554,30 @@ gcp_etcd_answer_error(json_t *json, const char **message)
 
 
 /*
- * Hands complete lines to the stream's msg handler.  Returns GCP_OK, or
- * GCP_EGONE when the call was ended (then freed or given an end).
+ * Hands the complete lines of p (n bytes) to the stream's msg handler.
+ * Returns how many bytes were consumed.  A call that ends on the way
+ * (a refused or malformed line, an error message, a cancel) is freed, or
+ * marked dead when its HTTP request is still being answered.
  */
-static int
-gcp_etcd_call_lines(gcp_etcd_call_t *c)
+static size_t
+gcp_etcd_call_lines(gcp_etcd_call_t *c, const char *p, size_t n)
 {
     int           rc;
-    char         *nl;
+    const char   *nl, *message;
     size_t        pos, len;
     json_t       *j, *result;
-    const char   *message;
 
     pos = 0;
 
-    while (pos < c->in_len) {
-        nl = memchr(c->in + pos, '\n', c->in_len - pos);
+    while (pos < n && !c->dead) {
+        nl = memchr(p + pos, '\n', n - pos);
         if (nl == NULL) {
             break;
         }
 
-        len = (size_t) (nl - (c->in + pos));
+        len = (size_t) (nl - (p + pos));
 
-        j = len ? json_loadb(c->in + pos, len, 0, NULL) : NULL;
+        j = len ? json_loadb(p + pos, len, 0, NULL) : NULL;
         pos += len + 1;
 
         if (len == 0) {
@@ -941,7 +588,7 @@ gcp_etcd_call_lines(gcp_etcd_call_t *c)
             json_decref(j);
             gcp_etcd_call_end(c, GCP_EUNAVAILABLE,
                               "etcd: malformed watch message");
-            return GCP_EGONE;
+            return n;
         }
 
         result = json_object_get(j, "result");
@@ -951,7 +598,7 @@ gcp_etcd_call_lines(gcp_etcd_call_t *c)
             gcp_etcd_http_failed(c->h, c->endpoint);
             gcp_etcd_call_end(c, rc, message);
             json_decref(j);
-            return GCP_EGONE;
+            return n;
         }
 
         c->busy = 1;
@@ -962,16 +609,22 @@ gcp_etcd_call_lines(gcp_etcd_call_t *c)
 
         if (rc != GCP_OK || c->dead) {
             gcp_etcd_call_free(c);
-            return GCP_EGONE;
+            return n;
         }
     }
 
-    if (pos) {
-        memmove(c->in, c->in + pos, c->in_len - pos);
-        c->in_len -= pos;
-    }
+    return pos;
+}
 
-    return GCP_OK;
+
+/* A stream's bytes, from the HTTP client. */
+
+static size_t
+gcp_etcd_call_data(void *arg, const char *p, size_t n)
+{
+    gcp_etcd_call_t  *c = arg;
+
+    return gcp_etcd_call_lines(c, p, n);
 }
 
 
@@ -1012,22 +665,17 @@ gcp_etcd_call_again(gcp_etcd_call_t *c)
 
 
 static void
-gcp_etcd_call_transport(gcp_etcd_call_t *c, CURLcode code)
+gcp_etcd_call_transport(gcp_etcd_call_t *c, const gcp_http_result_t *res)
 {
-    int               rc, sent;
+    int               rc;
     char              msg[256];
-    long              req_size;
     gcp_etcd_http_t  *h = c->h;
-
-    req_size = 0;
-    (void) curl_easy_getinfo(c->easy, CURLINFO_REQUEST_SIZE, &req_size);
-    sent = req_size > 0;
 
     gcp_etcd_http_failed(h, c->endpoint);
 
     /* curl's own words, without the addresses of the etcd members */
 
-    snprintf(msg, sizeof(msg), "etcd: %s", curl_easy_strerror(code));
+    snprintf(msg, sizeof(msg), "etcd: %s", res->message);
 
     /*
      * Not sent: nothing happened (503, and another member may be tried).
@@ -1036,10 +684,10 @@ gcp_etcd_call_transport(gcp_etcd_call_t *c, CURLcode code)
      * outcome is unknown (500), which a 503 would deny.
      */
 
-    if (!sent) {
+    if (!res->sent) {
         rc = GCP_EUNAVAILABLE;
 
-    } else if (code == CURLE_OPERATION_TIMEDOUT) {
+    } else if (res->error == GCP_HTTP_ERR_TIMEOUT) {
         rc = GCP_ETIMEOUT;
 
         if (!c->stream && !(c->flags & GCP_ETCD_SAFE)) {
@@ -1052,14 +700,12 @@ gcp_etcd_call_transport(gcp_etcd_call_t *c, CURLcode code)
     }
 
     if (c->stream) {
-        if (gcp_etcd_call_lines(c) == GCP_OK) {
-            gcp_etcd_call_end(c, rc, msg);
-        }
-
+        gcp_etcd_call_end(c, rc, msg);
         return;
     }
 
-    if ((!sent || (c->flags & GCP_ETCD_SAFE)) && gcp_etcd_call_again(c)) {
+    if ((!res->sent || (c->flags & GCP_ETCD_SAFE)) && gcp_etcd_call_again(c))
+    {
         return;
     }
 
@@ -1068,26 +714,18 @@ gcp_etcd_call_transport(gcp_etcd_call_t *c, CURLcode code)
 
 
 static void
-gcp_etcd_call_answered(gcp_etcd_call_t *c)
+gcp_etcd_call_answered(gcp_etcd_call_t *c, const gcp_http_result_t *res)
 {
     int          rc;
-    long         status;
     json_t      *j;
     const char  *message;
 
     if (c->stream) {
-        if (gcp_etcd_call_lines(c) == GCP_OK) {
-            gcp_etcd_call_end(c, GCP_EUNAVAILABLE,
-                              "etcd: the watch stream ended");
-        }
-
+        gcp_etcd_call_end(c, GCP_EUNAVAILABLE, "etcd: the watch stream ended");
         return;
     }
 
-    status = 0;
-    (void) curl_easy_getinfo(c->easy, CURLINFO_RESPONSE_CODE, &status);
-
-    j = json_loadb(c->in ? c->in : "", c->in_len, 0, NULL);
+    j = json_loadb(res->body.data, res->body.len, 0, NULL);
 
     if (!json_is_object(j)) {
         json_decref(j);
@@ -1103,7 +741,7 @@ gcp_etcd_call_answered(gcp_etcd_call_t *c)
         return;
     }
 
-    if (status == 200 && json_object_get(j, "error") == NULL) {
+    if (res->status == 200 && json_object_get(j, "error") == NULL) {
         gcp_etcd_call_reply(c, GCP_OK, j, NULL);
         json_decref(j);
         return;
@@ -1126,41 +764,21 @@ gcp_etcd_call_answered(gcp_etcd_call_t *c)
 }
 
 
+/*
+ * The HTTP request is over (its request is freed after this returns).  A
+ * stream's last lines were handed out before.
+ */
 static void
-gcp_etcd_http_process(gcp_etcd_http_t *h)
+gcp_etcd_call_done(void *arg, const gcp_http_result_t *res)
 {
-    int               left;
-    CURLMsg          *m;
-    CURLcode          code;
-    gcp_etcd_call_t  *c;
+    gcp_etcd_call_t  *c = arg;
 
-    while ((m = curl_multi_info_read(h->multi, &left)) != NULL) {
-        if (m->msg != CURLMSG_DONE) {
-            continue;
-        }
+    c->req = NULL;
 
-        c = NULL;
-        (void) curl_easy_getinfo(m->easy_handle, CURLINFO_PRIVATE, &c);
-
-        if (c == NULL) {
-            continue;
-        }
-
-        /* m is invalid once the handle is removed */
-
-        code = m->data.result;
-        curl_multi_remove_handle(h->multi, c->easy);
-        c->in_multi = 0;
-
-        if (code != CURLE_OK) {
-            gcp_etcd_call_transport(c, code);
-        } else {
-            gcp_etcd_call_answered(c);
-        }
+    if (res->error != GCP_HTTP_OK) {
+        gcp_etcd_call_transport(c, res);
+        return;
     }
 
-    while ((c = h->ready) != NULL) {
-        gcp_etcd_ready_unlink(c);
-        (void) gcp_etcd_call_lines(c);
-    }
+    gcp_etcd_call_answered(c, res);
 }

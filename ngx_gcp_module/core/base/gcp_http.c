@@ -1,0 +1,823 @@
+
+/*
+ * The asynchronous HTTP(S) client (see gcp_http.h): libcurl's multi
+ * socket API on a gcp_loop_t.  CURLMOPT_SOCKETFUNCTION and
+ * CURLMOPT_TIMERFUNCTION map onto fd_add/fd_mod/fd_del and timer_add;
+ * curl's own callbacks only record sockets, timers and bytes, and what
+ * arrived is handed to the callers once curl_multi_socket_action()
+ * returned, where starting and cancelling requests is allowed.
+ *
+ * The loop watches a duplicate of each curl socket, not the socket itself:
+ * curl 7.88 closes a socket whose connect was cancelled before telling the
+ * socket callback or calling the close-socket callback (curl PR 11439,
+ * fixed in 8.2), and a descriptor closed first would leave the event loop
+ * deregistering a closed (or already reused) number.  The duplicate keeps
+ * the registration valid until it is removed, then it is closed.  A
+ * close-socket callback makes the loop forget a descriptor before curl
+ * closes it (nginx must not see a closed fd in epoll).
+ */
+
+#include <stdlib.h>
+#include <unistd.h>
+#include <fcntl.h>
+#include <curl/curl.h>
+
+#include "gcp_http.h"
+
+
+typedef struct gcp_http_sock_s  gcp_http_sock_t;
+
+struct gcp_http_sock_s {
+    gcp_http_sock_t     *next;
+    gcp_http_t          *h;
+    curl_socket_t        fd;            /* curl's */
+    int                  dup;           /* ours, in the loop */
+    gcp_loop_fd_t       *fdh;
+};
+
+
+struct gcp_http_req_s {
+    gcp_http_req_t      *next;          /* h->reqs */
+    gcp_http_req_t      *prev;
+    gcp_http_req_t      *rnext;         /* h->ready: bytes to hand out */
+    gcp_http_req_t      *rprev;
+    gcp_http_t          *h;
+    CURL                *easy;
+    struct curl_slist   *headers;
+    struct curl_slist   *connect_to;
+    char                *body;
+
+    char                *in;            /* bytes received, not consumed */
+    size_t               in_len;
+    size_t               in_cap;
+    size_t               max_body;
+
+    gcp_http_data_pt     data;
+    gcp_http_done_pt     done;
+    void                *arg;
+
+    unsigned             in_multi:1;
+    unsigned             ready:1;
+    unsigned             busy:1;        /* one of its callbacks runs */
+    unsigned             dead:1;        /* cancelled during it */
+    unsigned             too_large:1;
+
+    char                 err[CURL_ERROR_SIZE];
+};
+
+
+struct gcp_http_s {
+    gcp_loop_t          *loop;
+    CURLM               *multi;
+    gcp_loop_timer_t    *timer;
+    gcp_http_sock_t     *socks;
+    gcp_http_req_t      *reqs;
+    gcp_http_req_t      *ready;
+    gcp_http_req_t      *ready_last;
+    uint64_t             requests;
+    uint64_t             connections;
+};
+
+
+static void gcp_http_process(gcp_http_t *h);
+static void gcp_http_req_free(gcp_http_req_t *r);
+
+
+/* ------------------------------------------------------------ loop glue */
+
+
+static void
+gcp_http_sock_handler(void *arg, int fd, unsigned events)
+{
+    int               running, mask;
+    curl_socket_t     s;
+    gcp_http_sock_t  *sk = arg;
+    gcp_http_t       *h = sk->h;
+
+    s = sk->fd;
+    mask = 0;
+
+    if (events & GCP_LOOP_READ) {
+        mask |= CURL_CSELECT_IN;
+    }
+
+    if (events & GCP_LOOP_WRITE) {
+        mask |= CURL_CSELECT_OUT;
+    }
+
+    /* sk may be freed by curl's socket callback from here on */
+
+    (void) curl_multi_socket_action(h->multi, s, mask, &running);
+
+    gcp_http_process(h);
+}
+
+
+/* Takes sk out of the loop, closes the duplicate, frees sk. */
+
+static void
+gcp_http_sock_free(gcp_http_t *h, gcp_http_sock_t *sk)
+{
+    if (sk->fdh) {
+        h->loop->fd_del(h->loop, sk->fdh);
+    }
+
+    if (sk->dup != -1) {
+        (void) close(sk->dup);
+    }
+
+    free(sk);
+}
+
+
+static void
+gcp_http_sock_forget(gcp_http_t *h, gcp_http_sock_t *sk)
+{
+    gcp_http_sock_t  **p;
+
+    for (p = &h->socks; *p; p = &(*p)->next) {
+        if (*p == sk) {
+            *p = sk->next;
+            break;
+        }
+    }
+
+    gcp_http_sock_free(h, sk);
+}
+
+
+static int
+gcp_http_sock_cb(CURL *easy, curl_socket_t fd, int what, void *userp,
+    void *socketp)
+{
+    unsigned          events;
+    gcp_http_t       *h = userp;
+    gcp_http_sock_t  *sk = socketp;
+
+    if (what == CURL_POLL_REMOVE) {
+        if (sk) {
+            curl_multi_assign(h->multi, fd, NULL);
+            gcp_http_sock_forget(h, sk);
+        }
+
+        return 0;
+    }
+
+    events = 0;
+
+    if (what & CURL_POLL_IN) {
+        events |= GCP_LOOP_READ;
+    }
+
+    if (what & CURL_POLL_OUT) {
+        events |= GCP_LOOP_WRITE;
+    }
+
+    if (sk) {
+        (void) h->loop->fd_mod(h->loop, sk->fdh, events);
+        return 0;
+    }
+
+    sk = calloc(1, sizeof(gcp_http_sock_t));
+    if (sk == NULL) {
+        return -1;
+    }
+
+    sk->h = h;
+    sk->fd = fd;
+    sk->dup = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+
+    if (sk->dup == -1) {
+        free(sk);
+        return -1;
+    }
+
+    sk->fdh = h->loop->fd_add(h->loop, sk->dup, events,
+                              gcp_http_sock_handler, sk);
+
+    if (sk->fdh == NULL) {
+        gcp_http_sock_free(h, sk);
+        return -1;
+    }
+
+    sk->next = h->socks;
+    h->socks = sk;
+
+    curl_multi_assign(h->multi, fd, sk);
+
+    return 0;
+}
+
+
+static int
+gcp_http_close_cb(void *clientp, curl_socket_t fd)
+{
+    gcp_http_t       *h = clientp;
+    gcp_http_sock_t  *sk;
+
+    for (sk = h->socks; sk; sk = sk->next) {
+        if (sk->fd == fd) {
+            curl_multi_assign(h->multi, fd, NULL);
+            gcp_http_sock_forget(h, sk);
+            break;
+        }
+    }
+
+    return close(fd);
+}
+
+
+static void
+gcp_http_timer_handler(void *arg)
+{
+    int          running;
+    gcp_http_t  *h = arg;
+
+    h->timer = NULL;
+
+    (void) curl_multi_socket_action(h->multi, CURL_SOCKET_TIMEOUT, 0,
+                                    &running);
+
+    gcp_http_process(h);
+}
+
+
+static int
+gcp_http_timer_cb(CURLM *multi, long timeout_ms, void *userp)
+{
+    gcp_http_t  *h = userp;
+
+    if (h->timer) {
+        h->loop->timer_del(h->loop, h->timer);
+        h->timer = NULL;
+    }
+
+    if (timeout_ms >= 0) {
+        h->timer = h->loop->timer_add(h->loop, (uint64_t) timeout_ms,
+                                      gcp_http_timer_handler, h);
+        if (h->timer == NULL) {
+            return -1;
+        }
+    }
+
+    return 0;
+}
+
+
+static void
+gcp_http_ready_link(gcp_http_req_t *r)
+{
+    gcp_http_t  *h = r->h;
+
+    if (r->ready) {
+        return;
+    }
+
+    r->ready = 1;
+    r->rnext = NULL;
+    r->rprev = h->ready_last;
+
+    if (h->ready_last) {
+        h->ready_last->rnext = r;
+    } else {
+        h->ready = r;
+    }
+
+    h->ready_last = r;
+}
+
+
+static void
+gcp_http_ready_unlink(gcp_http_req_t *r)
+{
+    gcp_http_t  *h = r->h;
+
+    if (!r->ready) {
+        return;
+    }
+
+    if (r->rprev) {
+        r->rprev->rnext = r->rnext;
+    } else {
+        h->ready = r->rnext;
+    }
+
+    if (r->rnext) {
+        r->rnext->rprev = r->rprev;
+    } else {
+        h->ready_last = r->rprev;
+    }
+
+    r->ready = 0;
+    r->rnext = NULL;
+    r->rprev = NULL;
+}
+
+
+static size_t
+gcp_http_write_cb(char *p, size_t size, size_t nmemb, void *userdata)
+{
+    size_t           n, cap;
+    char            *in;
+    gcp_http_req_t  *r = userdata;
+
+    n = size * nmemb;
+
+    if (r->max_body && r->in_len + n > r->max_body) {
+        r->too_large = 1;
+        return 0;
+    }
+
+    if (r->in_len + n > r->in_cap) {
+        cap = r->in_cap ? r->in_cap : 4096;
+
+        while (cap < r->in_len + n) {
+            cap *= 2;
+        }
+
+        in = realloc(r->in, cap);
+        if (in == NULL) {
+            return 0;
+        }
+
+        r->in = in;
+        r->in_cap = cap;
+    }
+
+    memcpy(r->in + r->in_len, p, n);
+    r->in_len += n;
+
+    if (r->data) {
+        gcp_http_ready_link(r);
+    }
+
+    return n;
+}
+
+
+/* ------------------------------------------------------------ client */
+
+
+gcp_http_t *
+gcp_http_create(gcp_loop_t *loop, long max_conns)
+{
+    gcp_http_t  *h;
+
+    if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
+        return NULL;
+    }
+
+    h = calloc(1, sizeof(gcp_http_t));
+    if (h == NULL) {
+        curl_global_cleanup();
+        return NULL;
+    }
+
+    h->loop = loop;
+    h->multi = curl_multi_init();
+
+    if (h->multi == NULL) {
+        free(h);
+        curl_global_cleanup();
+        return NULL;
+    }
+
+    curl_multi_setopt(h->multi, CURLMOPT_SOCKETFUNCTION, gcp_http_sock_cb);
+    curl_multi_setopt(h->multi, CURLMOPT_SOCKETDATA, h);
+    curl_multi_setopt(h->multi, CURLMOPT_TIMERFUNCTION, gcp_http_timer_cb);
+    curl_multi_setopt(h->multi, CURLMOPT_TIMERDATA, h);
+
+    /*
+     * HTTP/1.1 only: a request never waits for another one's connection
+     * to find out whether it could multiplex.
+     */
+    curl_multi_setopt(h->multi, CURLMOPT_PIPELINING, (long) CURLPIPE_NOTHING);
+
+    /* keep the connections of a busy worker (curl's default follows the */
+    /* number of transfers under way) */
+    curl_multi_setopt(h->multi, CURLMOPT_MAXCONNECTS, max_conns);
+
+    return h;
+}
+
+
+void
+gcp_http_destroy(gcp_http_t *h)
+{
+    gcp_http_sock_t  *sk;
+
+    if (h == NULL) {
+        return;
+    }
+
+    while (h->reqs) {
+        gcp_http_req_free(h->reqs);
+    }
+
+    /* closes the cached connections: the close callback runs */
+    curl_multi_cleanup(h->multi);
+    h->multi = NULL;
+
+    if (h->timer) {
+        h->loop->timer_del(h->loop, h->timer);
+        h->timer = NULL;
+    }
+
+    while (h->socks) {
+        sk = h->socks;
+        h->socks = sk->next;
+        gcp_http_sock_free(h, sk);
+    }
+
+    free(h);
+
+    curl_global_cleanup();
+}
+
+
+uint64_t
+gcp_http_requests(const gcp_http_t *h)
+{
+    return h->requests;
+}
+
+
+uint64_t
+gcp_http_connections(const gcp_http_t *h)
+{
+    return h->connections;
+}
+
+
+/* ------------------------------------------------------------ requests */
+
+
+static void
+gcp_http_req_free(gcp_http_req_t *r)
+{
+    gcp_http_t  *h = r->h;
+
+    gcp_http_ready_unlink(r);
+
+    if (r->in_multi) {
+        curl_multi_remove_handle(h->multi, r->easy);
+        r->in_multi = 0;
+    }
+
+    if (r->prev) {
+        r->prev->next = r->next;
+    } else {
+        h->reqs = r->next;
+    }
+
+    if (r->next) {
+        r->next->prev = r->prev;
+    }
+
+    curl_easy_cleanup(r->easy);
+    curl_slist_free_all(r->headers);
+    curl_slist_free_all(r->connect_to);
+    free(r->body);
+    free(r->in);
+    free(r);
+}
+
+
+static int
+gcp_http_pem_set(CURL *e, CURLoption blob, CURLoption file,
+    const gcp_http_pem_t *pem)
+{
+    struct curl_blob  b;
+
+    if (pem->pem.len) {
+        b.data = (void *) pem->pem.data;
+        b.len = pem->pem.len;
+        b.flags = CURL_BLOB_COPY;
+
+        return curl_easy_setopt(e, blob, &b) == CURLE_OK ? GCP_OK
+                                                         : GCP_ENOMEM;
+    }
+
+    if (pem->file) {
+        return curl_easy_setopt(e, file, pem->file) == CURLE_OK
+               ? GCP_OK : GCP_ENOMEM;
+    }
+
+    return GCP_OK;
+}
+
+
+static int
+gcp_http_req_setup(gcp_http_req_t *r, const gcp_http_opts_t *o)
+{
+    size_t               i;
+    CURL                *e = r->easy;
+    struct curl_slist   *l;
+
+    for (i = 0; o->headers && o->headers[i]; i++) {
+        l = curl_slist_append(r->headers, o->headers[i]);
+        if (l == NULL) {
+            return GCP_ENOMEM;
+        }
+
+        r->headers = l;
+    }
+
+    if (o->body.data) {
+        /* no "Expect: 100-continue" round trip before larger bodies */
+        l = curl_slist_append(r->headers, "Expect:");
+        if (l == NULL) {
+            return GCP_ENOMEM;
+        }
+
+        r->headers = l;
+
+        r->body = malloc(o->body.len + 1);
+        if (r->body == NULL) {
+            return GCP_ENOMEM;
+        }
+
+        memcpy(r->body, o->body.data, o->body.len);
+        r->body[o->body.len] = '\0';
+
+        curl_easy_setopt(e, CURLOPT_POSTFIELDS, r->body);
+        curl_easy_setopt(e, CURLOPT_POSTFIELDSIZE_LARGE,
+                         (curl_off_t) o->body.len);
+    }
+
+    if (o->method) {
+        curl_easy_setopt(e, CURLOPT_CUSTOMREQUEST, o->method);
+    }
+
+    if (o->connect_to) {
+        r->connect_to = curl_slist_append(NULL, o->connect_to);
+        if (r->connect_to == NULL) {
+            return GCP_ENOMEM;
+        }
+
+        curl_easy_setopt(e, CURLOPT_CONNECT_TO, r->connect_to);
+    }
+
+    if (curl_easy_setopt(e, CURLOPT_URL, o->url) != CURLE_OK) {
+        return GCP_ENOMEM;
+    }
+
+    curl_easy_setopt(e, CURLOPT_HTTPHEADER, r->headers);
+    curl_easy_setopt(e, CURLOPT_PRIVATE, r);
+    curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, gcp_http_write_cb);
+    curl_easy_setopt(e, CURLOPT_WRITEDATA, r);
+    curl_easy_setopt(e, CURLOPT_ERRORBUFFER, r->err);
+    curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
+    curl_easy_setopt(e, CURLOPT_TCP_NODELAY, 1L);
+    curl_easy_setopt(e, CURLOPT_HTTP_VERSION, (long) CURL_HTTP_VERSION_1_1);
+    curl_easy_setopt(e, CURLOPT_CLOSESOCKETFUNCTION, gcp_http_close_cb);
+    curl_easy_setopt(e, CURLOPT_CLOSESOCKETDATA, r->h);
+    curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, (long) o->timeout_ms);
+
+    if (o->connect_timeout_ms || o->timeout_ms) {
+        curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS,
+                         (long) (o->connect_timeout_ms
+                                 ? o->connect_timeout_ms : o->timeout_ms));
+    }
+
+    if (o->tcp_keepalive) {
+        curl_easy_setopt(e, CURLOPT_TCP_KEEPALIVE, 1L);
+        curl_easy_setopt(e, CURLOPT_TCP_KEEPIDLE, 2L);
+        curl_easy_setopt(e, CURLOPT_TCP_KEEPINTVL, 1L);
+    }
+
+    if (o->ca.pem.len || o->ca.file) {
+        /* only this bundle: neither the default file nor directory */
+        curl_easy_setopt(e, CURLOPT_CAPATH, NULL);
+        curl_easy_setopt(e, CURLOPT_CAINFO, NULL);
+    }
+
+    if (gcp_http_pem_set(e, CURLOPT_CAINFO_BLOB, CURLOPT_CAINFO, &o->ca)
+        != GCP_OK
+        || gcp_http_pem_set(e, CURLOPT_SSLCERT_BLOB, CURLOPT_SSLCERT,
+                            &o->cert) != GCP_OK
+        || gcp_http_pem_set(e, CURLOPT_SSLKEY_BLOB, CURLOPT_SSLKEY,
+                            &o->key) != GCP_OK)
+    {
+        return GCP_ENOMEM;
+    }
+
+    if (o->cert.pem.len || o->cert.file) {
+        curl_easy_setopt(e, CURLOPT_SSLCERTTYPE, "PEM");
+        curl_easy_setopt(e, CURLOPT_SSLKEYTYPE, "PEM");
+    }
+
+    return GCP_OK;
+}
+
+
+gcp_http_req_t *
+gcp_http_send(gcp_http_t *h, const gcp_http_opts_t *o, gcp_http_data_pt data,
+    gcp_http_done_pt done, void *arg)
+{
+    gcp_http_req_t  *r;
+
+    r = calloc(1, sizeof(gcp_http_req_t));
+    if (r == NULL) {
+        return NULL;
+    }
+
+    r->h = h;
+    r->data = data;
+    r->done = done;
+    r->arg = arg;
+    r->max_body = o->max_body;
+    r->easy = curl_easy_init();
+
+    r->next = h->reqs;
+    if (h->reqs) {
+        h->reqs->prev = r;
+    }
+    h->reqs = r;
+
+    if (r->easy == NULL || gcp_http_req_setup(r, o) != GCP_OK
+        || curl_multi_add_handle(h->multi, r->easy) != CURLM_OK)
+    {
+        gcp_http_req_free(r);
+        return NULL;
+    }
+
+    r->in_multi = 1;
+    h->requests++;
+
+    return r;
+}
+
+
+void
+gcp_http_cancel(gcp_http_req_t *r)
+{
+    if (r == NULL) {
+        return;
+    }
+
+    if (r->busy) {
+        r->dead = 1;
+        return;
+    }
+
+    gcp_http_req_free(r);
+}
+
+
+/* ------------------------------------------------------------ answers */
+
+
+/*
+ * Hands the bytes held to the data callback.  Returns GCP_OK, or
+ * GCP_EGONE when the request was cancelled meanwhile (it is freed).
+ */
+static int
+gcp_http_deliver(gcp_http_req_t *r)
+{
+    size_t  used;
+
+    gcp_http_ready_unlink(r);
+
+    if (r->in_len == 0) {
+        return GCP_OK;
+    }
+
+    r->busy = 1;
+    used = r->data(r->arg, r->in, r->in_len);
+    r->busy = 0;
+
+    if (r->dead) {
+        gcp_http_req_free(r);
+        return GCP_EGONE;
+    }
+
+    used = gcp_min(used, r->in_len);
+
+    if (used) {
+        memmove(r->in, r->in + used, r->in_len - used);
+        r->in_len -= used;
+    }
+
+    return GCP_OK;
+}
+
+
+static gcp_http_error_t
+gcp_http_error_kind(gcp_http_req_t *r, CURLcode code)
+{
+    switch (code) {
+
+    case CURLE_OK:
+        return GCP_HTTP_OK;
+
+    case CURLE_COULDNT_CONNECT:
+        return GCP_HTTP_ERR_CONNECT;
+
+    case CURLE_COULDNT_RESOLVE_HOST:
+    case CURLE_COULDNT_RESOLVE_PROXY:
+        return GCP_HTTP_ERR_RESOLVE;
+
+    case CURLE_OPERATION_TIMEDOUT:
+        return GCP_HTTP_ERR_TIMEOUT;
+
+    case CURLE_SSL_CONNECT_ERROR:
+    case CURLE_PEER_FAILED_VERIFICATION:
+    case CURLE_SSL_CERTPROBLEM:
+    case CURLE_SSL_CIPHER:
+    case CURLE_SSL_CACERT_BADFILE:
+    case CURLE_SSL_ISSUER_ERROR:
+    case CURLE_SSL_PINNEDPUBKEYNOTMATCH:
+    case CURLE_SSL_INVALIDCERTSTATUS:
+    case CURLE_SSL_CRL_BADFILE:
+        return GCP_HTTP_ERR_TLS;
+
+    case CURLE_WRITE_ERROR:
+        return r->too_large ? GCP_HTTP_ERR_TOO_LARGE
+                            : GCP_HTTP_ERR_TRANSPORT;
+
+    default:
+        return GCP_HTTP_ERR_TRANSPORT;
+    }
+}
+
+
+static void
+gcp_http_finish(gcp_http_req_t *r, CURLcode code)
+{
+    long                req_size, conns, err;
+    char               *ct;
+    gcp_http_result_t   res;
+
+    memset(&res, 0, sizeof(res));
+
+    req_size = 0;
+    conns = 0;
+    err = 0;
+    ct = NULL;
+
+    (void) curl_easy_getinfo(r->easy, CURLINFO_REQUEST_SIZE, &req_size);
+    (void) curl_easy_getinfo(r->easy, CURLINFO_NUM_CONNECTS, &conns);
+    (void) curl_easy_getinfo(r->easy, CURLINFO_OS_ERRNO, &err);
+    (void) curl_easy_getinfo(r->easy, CURLINFO_RESPONSE_CODE, &res.status);
+    (void) curl_easy_getinfo(r->easy, CURLINFO_CONTENT_TYPE, &ct);
+
+    r->h->connections += (uint64_t) conns;
+
+    res.error = gcp_http_error_kind(r, code);
+    res.sent = req_size > 0;
+    res.os_errno = (int) err;
+    res.content_type = ct;
+    res.message = code == CURLE_OK ? NULL
+                  : res.error == GCP_HTTP_ERR_TOO_LARGE
+                  ? "the answer is too large" : curl_easy_strerror(code);
+    res.detail = r->err[0] ? r->err : res.message;
+
+    if (r->data && gcp_http_deliver(r) != GCP_OK) {
+        return;
+    }
+
+    res.body.data = r->in ? r->in : "";
+    res.body.len = r->in_len;
+
+    r->busy = 1;
+    r->done(r->arg, &res);
+    r->busy = 0;
+
+    gcp_http_req_free(r);
+}
+
+
+static void
+gcp_http_process(gcp_http_t *h)
+{
+    int              left;
+    CURLMsg         *m;
+    CURLcode         code;
+    gcp_http_req_t  *r;
+
+    while ((m = curl_multi_info_read(h->multi, &left)) != NULL) {
+        if (m->msg != CURLMSG_DONE) {
+            continue;
+        }
+
+        r = NULL;
+        (void) curl_easy_getinfo(m->easy_handle, CURLINFO_PRIVATE, &r);
+
+        if (r == NULL) {
+            continue;
+        }
+
+        /* m is invalid once the handle is removed */
+
+        code = m->data.result;
+        curl_multi_remove_handle(h->multi, r->easy);
+        r->in_multi = 0;
+
+        gcp_http_finish(r, code);
+    }
+
+    while ((r = h->ready) != NULL) {
+        (void) gcp_http_deliver(r);
+    }
+}
