@@ -32,14 +32,6 @@ void gcp_rbac_validate_clusterrolebinding_update(gcp_ferrs_t *errs,
     const json_t *obj, const json_t *old);
 
 /*
- * metav1validation.ValidateLabelSelectorRequirement of req at path (the
- * operator, values, key and label values); allow_unknown accepts
- * operators it does not know (the access reviews do).
- */
-void gcp_rbac_validate_label_requirement(gcp_ferrs_t *errs,
-    const json_t *req, const char *path, int allow_unknown);
-
-/*
  * Returns obj with only the fields named in order (NULL-terminated), in
  * that order: a new reference owned by the caller (obj itself, with a new
  * reference, when it is not an object); NULL when out of memory.

@@ -17,6 +17,7 @@
 #include "gcp_rbac_validation.h"
 #include "gcp_reg.h"
 #include "gcp_type_accessreview.h"
+#include "gcp_validation_selector.h"
 #include "gcp_time.h"
 #include "gcp_authz_types.h"
 
@@ -205,7 +206,7 @@ gcp_review_validate_selector(gcp_ferrs_t *errs, const json_t *sel,
         rpath = gcp_sprintf(errs->arena, "%s.requirements[%zu]", path, i);
 
         if (label) {
-            gcp_rbac_validate_label_requirement(errs, req, rpath, 1);
+            gcp_validate_label_requirement(errs, req, rpath, 1);
             continue;
         }
 

@@ -231,12 +231,19 @@ gcp_go_quote(gcp_arena_t *a, const char *s, size_t len)
 const char *
 gcp_go_strings(gcp_arena_t *a, const json_t *arr)
 {
+    return gcp_go_slice(a, "string", arr);
+}
+
+
+const char *
+gcp_go_slice(gcp_arena_t *a, const char *elem, const json_t *arr)
+{
     size_t      i;
     json_t     *v;
     gcp_buf_t   b;
 
     gcp_buf_init(&b, a);
-    gcp_buf_addstr(&b, "[]string{");
+    gcp_buf_printf(&b, "[]%s{", elem);
 
     json_array_foreach(arr, i, v) {
         if (i) {

@@ -140,6 +140,14 @@ const char *gcp_go_quote(gcp_arena_t *a, const char *s, size_t len);
  */
 const char *gcp_go_strings(gcp_arena_t *a, const json_t *arr);
 
+/*
+ * Returns the same for a slice of the string type elem
+ * ("admissionregistration.OperationType": []admissionregistration.
+ * OperationType{"CREATE"}), owned by the arena, or NULL.
+ */
+const char *gcp_go_slice(gcp_arena_t *a, const char *elem,
+    const json_t *arr);
+
 
 /*
  * Returns the value reached from obj through the object keys given as

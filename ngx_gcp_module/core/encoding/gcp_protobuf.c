@@ -192,6 +192,45 @@ gcp_pb_field_init(gcp_pb_ctx_t *ctx, gcp_pb_field_t *f, const char *name,
 }
 
 
+/*
+ * Fills f for an embedded struct: number key (a decimal string), the
+ * message of definition def (a JSON string).  Returns 0 when unusable.
+ */
+static int
+gcp_pb_field_inline(gcp_pb_ctx_t *ctx, gcp_pb_field_t *f, const char *key,
+    const json_t *def)
+{
+    long           num;
+    char          *end;
+    const json_t  *r;
+
+    num = strtol(key, &end, 10);
+
+    if (*end != '\0' || num < 1 || num > GCP_PB_MAX_FIELD
+        || !json_is_string(def))
+    {
+        return 0;
+    }
+
+    r = gcp_schema_resolve(ctx->set,
+                           gcp_schema_get(ctx->set, json_string_value(def)));
+    if (!json_is_object(r)) {
+        return 0;
+    }
+
+    memset(f, 0, sizeof(gcp_pb_field_t));
+    f->num = (uint32_t) num;
+    f->name = "";
+    f->kind = GCP_PB_MESSAGE;
+    f->card = GCP_PB_SINGLE;
+    f->inlined = 1;
+    f->schema = r;
+    f->type_name = json_string_value(def);
+
+    return 1;
+}
+
+
 static int
 gcp_pb_field_cmp(const void *one, const void *two)
 {
@@ -259,7 +298,7 @@ gcp_pb_msg(gcp_pb_ctx_t *ctx, const json_t *schema, const char *name)
     json_t          *prop;
     const char      *key, *dot;
     gcp_pb_msg_t    *m;
-    const json_t    *props;
+    const json_t    *props, *inl;
 
     for (m = ctx->cache; m; m = m->next) {
         if (m->schema == schema) {
@@ -277,10 +316,11 @@ gcp_pb_msg(gcp_pb_ctx_t *ctx, const json_t *schema, const char *name)
     m->go_name = dot ? dot + 1 : (name ? name : "Message");
 
     props = json_object_get(schema, "properties");
+    inl = json_object_get(schema, "x-gcp-proto-inline");
 
     m->fields = gcp_alloc(ctx->arena,
-                          (json_object_size(props) + 1)
-                          * sizeof(gcp_pb_field_t));
+                          (json_object_size(props) + json_object_size(inl)
+                           + 1) * sizeof(gcp_pb_field_t));
     if (m->fields == NULL) {
         return NULL;
     }
@@ -289,6 +329,12 @@ gcp_pb_msg(gcp_pb_ctx_t *ctx, const json_t *schema, const char *name)
 
     json_object_foreach((json_t *) props, key, prop) {
         if (gcp_pb_field_init(ctx, &m->fields[n], key, prop)) {
+            n++;
+        }
+    }
+
+    json_object_foreach((json_t *) inl, key, prop) {
+        if (gcp_pb_field_inline(ctx, &m->fields[n], key, prop)) {
             n++;
         }
     }

@@ -34,6 +34,11 @@
  *   "x-gcp-proto-order": [..]  on a definition whose Go struct order (the
  *                              JSON field order) differs from the field
  *                              number order
+ *   "x-gcp-proto-inline": {"N": DEF}  on a definition embedding a Go
+ *                              struct (json:",inline"): field N is a
+ *                              message of definition DEF whose fields are
+ *                              the object's own in JSON (their properties
+ *                              here carry "x-gcp-proto": 0)
  *
  * Properties with x-kubernetes-int-or-string (or format int-or-string) are
  * IntOrString; numbers are doubles.  Repeated scalars are written unpacked

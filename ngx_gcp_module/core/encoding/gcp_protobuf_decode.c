@@ -509,11 +509,30 @@ gcp_pb_dec_field(gcp_pb_ctx_t *ctx, const gcp_pb_field_t *f, unsigned wire,
     int                   rc;
     size_t                n;
     json_t               *c, *v;
+    gcp_pb_msg_t         *m;
     const unsigned char  *p;
 
     if (f->card == GCP_PB_REPEATED) {
         c = gcp_pb_container(obj, f, 1);
         return c ? gcp_pb_dec_repeated(ctx, f, wire, rd, c)
+                 : gcp_pb_fail(ctx, NULL);
+    }
+
+    if (f->inlined) {
+        /* an embedded struct: its fields go into obj itself */
+
+        if (wire != GCP_PB_LEN) {
+            return gcp_pb_wrong_wire(ctx, wire, f->type_name);
+        }
+
+        rc = gcp_pb_bytes(ctx, rd, &p, &n);
+        if (rc != GCP_OK) {
+            return rc;
+        }
+
+        m = gcp_pb_msg(ctx, f->schema, f->type_name);
+
+        return m ? gcp_pb_dec_message(ctx, m, p, n, obj)
                  : gcp_pb_fail(ctx, NULL);
     }
 

@@ -592,7 +592,8 @@ gcp_pb_enc_message(gcp_pb_ctx_t *ctx, gcp_buf_t *b, const gcp_pb_msg_t *m,
 
     for (i = 0; i < m->nfields; i++) {
         f = &m->fields[i];
-        v = obj ? json_object_getn(obj, f->name, f->name_len) : NULL;
+        v = f->inlined ? obj
+            : obj ? json_object_getn(obj, f->name, f->name_len) : NULL;
 
         rc = gcp_pb_enc_field(ctx, b, f, json_is_null(v) ? NULL : v);
         if (rc != GCP_OK) {

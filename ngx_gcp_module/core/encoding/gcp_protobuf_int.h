@@ -77,6 +77,8 @@ typedef struct {
     gcp_pb_card_t   card;
     unsigned        ptr:1;
     unsigned        noomit:1;
+    unsigned        inlined:1;  /* an embedded Go struct: its fields are */
+                                /* the message's own in JSON (no name) */
     const json_t   *schema;     /* resolved message schema (MESSAGE), */
                                 /* x-gcp-proto-message (unions) */
     const char     *type_name;  /* its definition's name, or NULL */

@@ -186,6 +186,7 @@ gcp_pb_fin_message(gcp_pb_ctx_t *ctx, const gcp_pb_msg_t *m,
     int                    omit;
     size_t                 i;
     json_t                *v, *r;
+    gcp_pb_msg_t          *sub;
     const gcp_pb_field_t  *f;
 
     out = out ? json_incref(out) : json_object();
@@ -200,6 +201,21 @@ gcp_pb_fin_message(gcp_pb_ctx_t *ctx, const gcp_pb_msg_t *m,
 
     for (i = 0; i < m->nfields; i++) {
         f = m->order[i];
+
+        if (f->inlined) {
+            /* an embedded struct's fields, in their own order */
+            sub = gcp_pb_msg(ctx, f->schema, f->type_name);
+            r = sub ? gcp_pb_fin_message(ctx, sub, raw, out) : NULL;
+
+            if (r == NULL) {
+                json_decref(out);
+                return NULL;
+            }
+
+            json_decref(r);
+            continue;
+        }
+
         v = raw ? json_object_getn(raw, f->name, f->name_len) : NULL;
         omit = 0;
 

@@ -3,6 +3,7 @@
  * The built-in resource table (see gcp_builtin.h).
  */
 
+#include "gcp_admissionreg.h"
 #include "gcp_authn_types.h"
 #include "gcp_authz_types.h"
 #include "gcp_builtin.h"
@@ -32,6 +33,8 @@ static const gcp_resource_t * const  gcp_builtin[] = {
     &gcp_type_rolebindings,
     &gcp_type_roles,
     &gcp_type_customresourcedefinitions,
+    &gcp_type_mutatingwebhookconfigurations,
+    &gcp_type_validatingwebhookconfigurations,
     &gcp_type_leases,
     &gcp_type_flowschemas,
     &gcp_type_prioritylevels,

@@ -1362,6 +1362,64 @@ test_encode_errors(void **state)
 }
 
 
+/*
+ * An embedded Go struct (admissionregistration's RuleWithOperations
+ * inlines Rule): its fields are the object's own in JSON, one nested
+ * message (field 2) on the wire, always written.
+ */
+static void
+test_inline_embedded(void **state)
+{
+    char          *s;
+    json_t        *obj, *out;
+    gcp_buf_t      b;
+    const char    *msg;
+    gcp_arena_t   *a;
+
+    static const char  rule[] =
+        "{\"operations\":[\"CREATE\"],\"apiGroups\":[\"\"],"
+        "\"apiVersions\":[\"v1\"],\"resources\":[\"configmaps\"],"
+        "\"scope\":\"*\"}";
+    static const char  wire[] =
+        "\x0a\x06" "CREATE" "\x12\x15" "\x0a\x00" "\x12\x02" "v1"
+        "\x1a\x0a" "configmaps" "\x22\x01" "*";
+
+    a = gcp_arena_create(0);
+    gcp_buf_init(&b, a);
+
+    obj = json_loads(rule, 0, NULL);
+    assert_non_null(obj);
+
+    assert_int_equal(gcp_protobuf_encode_message(&b, set,
+                         "io.k8s.api.admissionregistration.v1."
+                         "RuleWithOperations", obj), GCP_OK);
+    assert_int_equal(b.len, sizeof(wire) - 1);
+    assert_memory_equal(b.data, wire, sizeof(wire) - 1);
+
+    assert_int_equal(gcp_protobuf_decode_message(a, set,
+                         "io.k8s.api.admissionregistration.v1."
+                         "RuleWithOperations", b.data, b.len, &out, &msg),
+                     GCP_OK);
+    s = json_dumps(out, JSON_COMPACT);
+    assert_string_equal(s, rule);
+    free(s);
+    json_decref(obj);
+
+    /* nothing set: the embedded message is still there, empty */
+
+    gcp_buf_init(&b, a);
+    obj = json_object();
+    assert_int_equal(gcp_protobuf_encode_message(&b, set,
+                         "io.k8s.api.admissionregistration.v1."
+                         "RuleWithOperations", obj), GCP_OK);
+    assert_int_equal(b.len, 2);
+    assert_memory_equal(b.data, "\x12\x00", 2);
+    json_decref(obj);
+
+    gcp_arena_destroy(a);
+}
+
+
 /* Every property of every served definition carries its field number. */
 static void
 test_annotations(void **state)
@@ -1411,6 +1469,7 @@ main(void)
         cmocka_unit_test(test_status_reference),
         cmocka_unit_test(test_encode_defaults),
         cmocka_unit_test(test_encode_bytes),
+        cmocka_unit_test(test_inline_embedded),
         cmocka_unit_test(test_decode_noomit),
         cmocka_unit_test(test_roundtrip_namespace),
         cmocka_unit_test(test_roundtrip_configmap_secret),
