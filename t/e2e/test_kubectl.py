@@ -557,6 +557,12 @@ def test_api_resources(server):
         ["resourcequotas", "quota", "v1", "true", "ResourceQuota"],
         ["secrets", "", "v1", "true", "Secret"],
         ["serviceaccounts", "sa", "v1", "true", "ServiceAccount"],
+        ["mutatingwebhookconfigurations", "",
+         "admissionregistration.k8s.io/v1", "false",
+         "MutatingWebhookConfiguration"],
+        ["validatingwebhookconfigurations", "",
+         "admissionregistration.k8s.io/v1", "false",
+         "ValidatingWebhookConfiguration"],
         ["customresourcedefinitions", "crd,crds", "apiextensions.k8s.io/v1",
          "false", "CustomResourceDefinition"],
         ["selfsubjectreviews", "", "authentication.k8s.io/v1", "false",
@@ -590,6 +596,8 @@ def test_api_resources(server):
                   "name").stdout
     assert out.split() == [
         "namespaces",
+        "mutatingwebhookconfigurations.admissionregistration.k8s.io",
+        "validatingwebhookconfigurations.admissionregistration.k8s.io",
         "customresourcedefinitions.apiextensions.k8s.io",
         "selfsubjectreviews.authentication.k8s.io",
         "tokenreviews.authentication.k8s.io",
@@ -613,8 +621,8 @@ def test_api_resources(server):
 
 def test_api_versions(server):
     assert kubectl(server, "api-versions").stdout == (
-        "apiextensions.k8s.io/v1\nauthentication.k8s.io/v1\n"
-        "authorization.k8s.io/v1\n"
+        "admissionregistration.k8s.io/v1\napiextensions.k8s.io/v1\n"
+        "authentication.k8s.io/v1\nauthorization.k8s.io/v1\n"
         "coordination.k8s.io/v1\nevents.k8s.io/v1\n"
         "flowcontrol.apiserver.k8s.io/v1\n"
         "flowcontrol.apiserver.k8s.io/v1beta3\n"

@@ -2,8 +2,8 @@
 /*
  * ResourceQuota object counts, shared by the quota controller
  * (controllers/gcp_ctl_quota.c) and the quota admission plugin
- * (gcp_quota_admission.c): which quota resource names count the
- * objects of which resource, as upstream's generic object count
+ * (gcp_quota_admission.c, see gcp_plugins.h): which quota resource names
+ * count the objects of which resource, as upstream's generic object count
  * evaluators ("count/<resource>[.<group>]", and the legacy names of core
  * resources: "configmaps", "secrets", "resourcequotas", ...).  A quota
  * with scopes never matches object counts (they match no scope).
@@ -32,13 +32,6 @@ const gcp_resource_t *gcp_quota_counted(const gcp_registry_t *reg,
 
 /* Returns 1 when the quota has scopes or a scope selector. */
 int gcp_quota_scoped(const json_t *quota);
-
-
-/*
- * Adds the ResourceQuota validating admission plugin to api (every worker
- * runs it).  Returns GCP_OK or GCP_ENOMEM.
- */
-int gcp_quota_admission(gcp_api_t *api);
 
 
 #endif /* _GCP_QUOTA_H_INCLUDED_ */

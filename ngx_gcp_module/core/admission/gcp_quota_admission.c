@@ -12,7 +12,7 @@
 
 #include <stdlib.h>
 
-#include "gcp_admission.h"
+#include "gcp_plugins.h"
 #include "gcp_quota.h"
 #include "gcp_object.h"
 #include "gcp_quantity.h"
@@ -359,14 +359,16 @@ gcp_qadm_admit(void *data, gcp_admit_t *ad, gcp_admit_done_pt done)
 
 
 int
-gcp_quota_admission(gcp_api_t *api)
+gcp_quota_plugin(gcp_api_t *api, const gcp_admission_args_t *args,
+    gcp_admission_plugin_t *plugin, char *err, size_t errlen)
 {
-    gcp_admission_plugin_t  p;
+    if (gcp_admission_no_args(args, err, errlen) != GCP_OK) {
+        return GCP_EBADREQUEST;
+    }
 
-    memset(&p, 0, sizeof(p));
-    p.name = "ResourceQuota";
-    p.mutating = 0;
-    p.admit = gcp_qadm_admit;
+    if (plugin) {
+        plugin->validate = gcp_qadm_admit;
+    }
 
-    return gcp_admission_register(api, &p);
+    return GCP_OK;
 }

@@ -52,21 +52,21 @@ gcp_rbac_index(gcp_api_t *api)
 int
 gcp_rbac_init(gcp_api_t *api)
 {
-    gcp_rbac_state_t        *st;
-    gcp_admission_plugin_t   p;
+    return gcp_rbac_state(api) ? GCP_OK : GCP_ENOMEM;
+}
 
-    st = gcp_rbac_state(api);
-    if (st == NULL) {
-        return GCP_ENOMEM;
+
+int
+gcp_rbac_escalation_plugin(gcp_api_t *api, const gcp_admission_args_t *args,
+    gcp_admission_plugin_t *plugin, char *err, size_t errlen)
+{
+    if (gcp_admission_no_args(args, err, errlen) != GCP_OK) {
+        return GCP_EBADREQUEST;
     }
 
-    memset(&p, 0, sizeof(p));
-    p.name = "RBACEscalation";
-    p.admit = gcp_rbac_escalation_admit;
-    p.data = api;
-
-    if (gcp_admission_register(api, &p) != GCP_OK) {
-        return GCP_ENOMEM;
+    if (plugin) {
+        plugin->admit = gcp_rbac_escalation_admit;
+        plugin->data = api;
     }
 
     return GCP_OK;

@@ -6,8 +6,9 @@
  *   of gcp_rbac_index.h; members of system:masters may do anything (the
  *   privileged-group authorizer kube-apiserver puts before RBAC);
  * - the escalation checks of Role, ClusterRole, RoleBinding and
- *   ClusterRoleBinding writes, a validating admission plugin
- *   (gcp_rbac_escalation.c);
+ *   ClusterRoleBinding writes, the admission plugin RBACEscalation
+ *   (gcp_rbac_escalation.c), whose check runs where kube-apiserver's RBAC
+ *   storage makes it: after the mutating admission, before validation;
  * - ClusterRole aggregation (gcp_rbac_aggregate.c), which the
  *   controllers run (gcp_ctl_cragg.c);
  * - the bootstrap policy (gcp_rbac_policy.c);
@@ -21,6 +22,7 @@
 #define _GCP_RBAC_H_INCLUDED_
 
 
+#include "gcp_admission.h"
 #include "gcp_authz.h"
 #include "gcp_rbac_index.h"
 #include "gcp_rbac_rule.h"
@@ -31,10 +33,15 @@
 
 
 /*
- * Sets up RBAC for api (gcp_api_create): registers the escalation
- * checks.  Returns GCP_OK or GCP_ENOMEM.
+ * Sets up RBAC's state for api (gcp_api_create).  Returns GCP_OK or
+ * GCP_ENOMEM.
  */
 int gcp_rbac_init(gcp_api_t *api);
+
+/* The RBACEscalation admission plugin (a gcp_admission_init_pt). */
+int gcp_rbac_escalation_plugin(gcp_api_t *api,
+    const gcp_admission_args_t *args, gcp_admission_plugin_t *plugin,
+    char *err, size_t errlen);
 
 /* Releases the RBAC state of api (gcp_api_destroy); NULL state is fine. */
 void gcp_rbac_free(gcp_api_t *api);

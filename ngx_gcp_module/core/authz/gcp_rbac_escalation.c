@@ -1,6 +1,6 @@
 
 /*
- * RBAC escalation prevention, a validating admission plugin (as the
+ * RBAC escalation prevention, the RBACEscalation admission plugin (as the
  * policy-based storage of kube-apiserver's RBAC registry): creating or
  * updating a Role or ClusterRole needs every permission it grants, unless
  * the requester may "escalate" it; a RoleBinding or ClusterRoleBinding
@@ -239,6 +239,13 @@ gcp_rbac_check_binding(gcp_admit_t *ad)
 
     kind = kind ? kind : "";
     name = name ? name : "";
+
+    /* the check runs before the v1 defaults are written: an empty */
+    /* roleRef.apiGroup is the one they give */
+
+    if (group == NULL || group[0] == '\0') {
+        group = GCP_RBAC_GROUP;
+    }
 
     /* BindingAuthorized: "bind" on the role, in the binding's namespace */
 

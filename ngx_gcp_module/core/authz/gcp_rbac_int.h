@@ -13,8 +13,8 @@
 
 
 /*
- * The escalation checks, a validating admission plugin (data: the
- * gcp_api_t), gcp_rbac_escalation.c.
+ * The escalation checks, the step of the RBACEscalation admission plugin
+ * (data: the gcp_api_t), gcp_rbac_escalation.c.
  */
 void gcp_rbac_escalation_admit(void *data, gcp_admit_t *ad,
     gcp_admit_done_pt done);

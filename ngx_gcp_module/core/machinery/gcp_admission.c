@@ -3,13 +3,14 @@
  * The admission chain (see gcp_admission.h).
  */
 
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "gcp_admission.h"
 
 
 typedef struct {
-    gcp_admission_plugin_t  *plugins;
+    gcp_admission_plugin_t   plugins[GCP_ADMISSION_MAX_PLUGINS];
     size_t                   n;
 } gcp_admission_chain_t;
 
@@ -17,40 +18,104 @@ typedef struct {
 int
 gcp_admission_register(gcp_api_t *api, const gcp_admission_plugin_t *plugin)
 {
-    gcp_admission_plugin_t  *p;
-    gcp_admission_chain_t   *c = api->admission;
+    gcp_admission_chain_t  *c = api->admission;
 
     if (c == NULL) {
         c = calloc(1, sizeof(gcp_admission_chain_t));
         if (c == NULL) {
+            if (plugin->free) {
+                plugin->free(plugin->data);
+            }
+
             return GCP_ENOMEM;
         }
 
         api->admission = c;
     }
 
-    p = realloc(c->plugins, (c->n + 1) * sizeof(gcp_admission_plugin_t));
-    if (p == NULL) {
-        return GCP_ENOMEM;
+    if (c->n == GCP_ADMISSION_MAX_PLUGINS) {
+        if (plugin->free) {
+            plugin->free(plugin->data);
+        }
+
+        return GCP_ETOOMANY;
     }
 
-    p[c->n++] = *plugin;
-    c->plugins = p;
+    c->plugins[c->n++] = *plugin;
 
     return GCP_OK;
+}
+
+
+int
+gcp_admission_index(gcp_api_t *api, const char *name)
+{
+    size_t                  i;
+    gcp_admission_chain_t  *c = api->admission;
+
+    for (i = 0; c && i < c->n; i++) {
+        if (strcmp(c->plugins[i].name, name) == 0) {
+            return (int) i;
+        }
+    }
+
+    return -1;
+}
+
+
+int
+gcp_admission_no_args(const gcp_admission_args_t *args, char *err,
+    size_t errlen)
+{
+    if (args == NULL || args->nargs == 0) {
+        return GCP_OK;
+    }
+
+    snprintf(err, errlen, "admission plugin \"%s\" takes no arguments",
+             args->name);
+
+    return GCP_EBADREQUEST;
 }
 
 
 void
 gcp_admission_free(gcp_api_t *api)
 {
+    size_t                  i;
     gcp_admission_chain_t  *c = api->admission;
 
-    if (c) {
-        free(c->plugins);
-        free(c);
-        api->admission = NULL;
+    if (c == NULL) {
+        return;
     }
+
+    for (i = 0; i < c->n; i++) {
+        if (c->plugins[i].free) {
+            c->plugins[i].free(c->plugins[i].data);
+        }
+    }
+
+    free(c);
+    api->admission = NULL;
+}
+
+
+void
+gcp_admission_init(gcp_admit_t *ad, gcp_op_t *op, gcp_admit_op_t operation,
+    json_t *obj, const json_t *old, const char *name, int dry_run)
+{
+    static const char * const  options[] = {
+        "CreateOptions", "UpdateOptions", "DeleteOptions"
+    };
+
+    memset(ad, 0, sizeof(gcp_admit_t));
+
+    ad->op = op;
+    ad->operation = operation;
+    ad->obj = obj;
+    ad->old = old;
+    ad->name = name ? name : "";
+    ad->options = options[operation];
+    ad->dry_run = dry_run ? 1 : 0;
 }
 
 
@@ -66,10 +131,25 @@ gcp_admission_next(gcp_admit_t *ad)
     while (c && ad->next < c->n) {
         p = &c->plugins[ad->next++];
 
-        if (p->mutating == ad->mutating) {
+        if (ad->mutating && p->admit) {
             p->admit(p->data, ad, gcp_admission_step);
             return;
         }
+
+        if (!ad->mutating && p->validate) {
+            p->validate(p->data, ad, gcp_admission_step);
+            return;
+        }
+    }
+
+    if (ad->mutating && ad->reinvoke && !ad->round) {
+        /* upstream's reinvocation: every mutating step once more */
+        ad->round = 1;
+        ad->reinvoke = 0;
+        ad->next = 0;
+
+        gcp_admission_next(ad);
+        return;
     }
 
     ad->done(ad, GCP_OK);
@@ -93,6 +173,8 @@ gcp_admission_mutate(gcp_admit_t *ad, gcp_admit_done_pt done)
 {
     ad->next = 0;
     ad->mutating = 1;
+    ad->round = 0;
+    ad->reinvoke = 0;
     ad->done = done;
 
     gcp_admission_next(ad);
@@ -107,4 +189,41 @@ gcp_admission_validate(gcp_admit_t *ad, gcp_admit_done_pt done)
     ad->done = done;
 
     gcp_admission_next(ad);
+}
+
+
+void **
+gcp_admission_slot(gcp_admit_t *ad)
+{
+    return &ad->ctx[ad->next ? ad->next - 1 : 0];
+}
+
+
+int
+gcp_admission_annotate(gcp_admit_t *ad, const char *key, const char *value)
+{
+    gcp_admit_note_t  *n;
+
+    for (n = ad->notes; n; n = n->next) {
+        if (strcmp(n->key, key) == 0) {
+            return GCP_OK;
+        }
+    }
+
+    n = gcp_alloc(ad->op->a, sizeof(gcp_admit_note_t));
+    if (n == NULL) {
+        return GCP_ENOMEM;
+    }
+
+    n->key = gcp_strdup(ad->op->a, key);
+    n->value = gcp_strdup(ad->op->a, value);
+
+    if (n->key == NULL || n->value == NULL) {
+        return GCP_ENOMEM;
+    }
+
+    n->next = ad->notes;
+    ad->notes = n;
+
+    return GCP_OK;
 }

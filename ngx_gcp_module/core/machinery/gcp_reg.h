@@ -135,6 +135,17 @@ json_t *gcp_reg_decode_options(gcp_op_t *op, const char *kind);
 int gcp_reg_check_object(gcp_op_t *op, json_t *obj,
     gcp_field_validation_t fv, const char **strict, size_t nstrict);
 
+/*
+ * Decodes obj in place as kube-apiserver decodes JSON into the Go type of
+ * res without strictness (an object a mutating webhook patched): kind and
+ * apiVersion must be res's, field types right; unknown fields are
+ * dropped, values normalized.  Returns GCP_OK, or GCP_EBADREQUEST with
+ * *msg (Go's decoder's words, arena string), or GCP_ENOMEM.  Does not
+ * respond.
+ */
+int gcp_reg_decode_object(gcp_op_t *op, const gcp_resource_t *res,
+    json_t *obj, const char **msg);
+
 /* The kind name as used inside decoding messages ("core.ConfigMap"). */
 const char *gcp_reg_internal_kind(gcp_op_t *op);
 

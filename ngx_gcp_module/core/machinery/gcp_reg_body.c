@@ -792,6 +792,47 @@ gcp_body_protobuf(gcp_op_t *op, json_t **obj, gcp_protobuf_error_t *err)
 }
 
 
+int
+gcp_reg_decode_object(gcp_op_t *op, const gcp_resource_t *res, json_t *obj,
+    const char **msg)
+{
+    int            rc;
+    const char    *kind, *av, *want;
+    const json_t  *schema;
+
+    if (!json_is_object(obj)) {
+        *msg = gcp_sprintf(op->a, "json: cannot unmarshal %s into Go value "
+                           "of type struct", gcp_json_go_kind(obj));
+        return GCP_EBADREQUEST;
+    }
+
+    kind = json_string_value(json_object_get(obj, "kind"));
+    av = json_string_value(json_object_get(obj, "apiVersion"));
+    want = gcp_resource_api_version(op->a, res);
+
+    if (kind == NULL || av == NULL || want == NULL
+        || strcmp(kind, res->kind) != 0 || strcmp(av, want) != 0)
+    {
+        *msg = gcp_sprintf(op->a, "unable to decode the object: kind %s "
+                           "apiVersion %s is not %s", kind ? kind : "\"\"",
+                           av ? av : "\"\"", res->kind);
+        return GCP_EBADREQUEST;
+    }
+
+    schema = gcp_schema_get(op->api->schemas, res->schema);
+
+    rc = gcp_schema_check_types(op->a, op->api->schemas, schema, obj, msg);
+    if (rc != GCP_OK) {
+        return rc;
+    }
+
+    gcp_schema_prune_unknown(op->api->schemas, schema, obj);
+    gcp_body_normalize(op->api->schemas, schema, obj);
+
+    return GCP_OK;
+}
+
+
 /* A protobuf body (kubectl's typed commands send them). */
 
 static json_t *

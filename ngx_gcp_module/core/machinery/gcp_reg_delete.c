@@ -50,6 +50,7 @@ typedef struct {
     gcp_op_t         *op;
     gcp_list_opts_t   lo;
     gcp_del_opts_t    opts;
+    gcp_admit_t       ad;           /* once for the collection */
     gcp_kv_t         *kvs;
     size_t            n;
     size_t            next;
@@ -325,10 +326,9 @@ gcp_del_add_finalizer(json_t *obj, const char *name)
 static void
 gcp_del_got(void *arg, gcp_store_result_t *res)
 {
-    json_t                *obj;
-    gcp_del_t             *d = arg;
-    gcp_op_t              *op = d->op;
-    const gcp_strategy_t  *st = op->res->strategy;
+    json_t     *obj;
+    gcp_del_t  *d = arg;
+    gcp_op_t   *op = d->op;
 
     if (res->rc == GCP_OK && res->nkvs == 0) {
         res->rc = GCP_ENOTFOUND;
@@ -380,16 +380,10 @@ gcp_del_got(void *arg, gcp_store_result_t *res)
         return;
     }
 
-    if (st && st->admit_delete && st->admit_delete(op, obj) != GCP_OK) {
-        return;
-    }
+    /* the validating admission sees the stored object */
 
-    d->ad.op = op;
-    d->ad.operation = GCP_ADMIT_DELETE;
     d->ad.old = obj;
-    d->ad.name = d->name;
-    d->ad.dry_run = d->opts.dry_run ? 1 : 0;
-    d->ad.data = d;
+    d->ad.name = d->name ? d->name : gcp_meta_str(obj, "name");
 
     gcp_admission_validate(&d->ad, gcp_del_admitted);
 }
@@ -485,6 +479,19 @@ gcp_del_read(gcp_del_t *d)
 }
 
 
+/* After the mutating admission (which sees no object): read, then go on. */
+
+static void
+gcp_del_mutated(gcp_admit_t *ad, int rc)
+{
+    gcp_del_t  *d = ad->data;
+
+    if (rc == GCP_OK) {
+        gcp_del_read(d);
+    }
+}
+
+
 void
 gcp_reg_delete(gcp_op_t *op)
 {
@@ -504,7 +511,11 @@ gcp_reg_delete(gcp_op_t *op)
         return;
     }
 
-    gcp_del_read(d);
+    gcp_admission_init(&d->ad, op, GCP_ADMIT_DELETE, NULL, NULL, d->name,
+                       d->opts.dry_run);
+    d->ad.data = d;
+
+    gcp_admission_mutate(&d->ad, gcp_del_mutated);
 }
 
 
@@ -583,6 +594,10 @@ gcp_delcoll_next(gcp_delcoll_t *c)
         d->done = gcp_delcoll_one_done;
         d->coll = c;
 
+        gcp_admission_init(&d->ad, op, GCP_ADMIT_DELETE, NULL, NULL, NULL,
+                           d->opts.dry_run);
+        d->ad.data = d;
+
         c->next++;
 
         gcp_del_read(d);
@@ -628,10 +643,28 @@ gcp_delcoll_listed(void *arg, gcp_store_result_t *res)
 }
 
 
+static void
+gcp_delcoll_mutated(gcp_admit_t *ad, int rc)
+{
+    gcp_str_t       prefix;
+    gcp_delcoll_t  *c = ad->data;
+    gcp_op_t       *op = c->op;
+
+    if (rc != GCP_OK) {
+        return;
+    }
+
+    prefix = gcp_object_prefix(op->a, op->res, op->ri.ns);
+
+    gcp_store_range(op->api->store, prefix,
+                    gcp_store_prefix_end(op->a, prefix), 0, 0, 0, op->a,
+                    gcp_delcoll_listed, c);
+}
+
+
 void
 gcp_reg_deletecollection(gcp_op_t *op)
 {
-    gcp_str_t       prefix;
     gcp_delcoll_t  *c;
 
     c = gcp_calloc(op->a, sizeof(gcp_delcoll_t));
@@ -648,9 +681,11 @@ gcp_reg_deletecollection(gcp_op_t *op)
         return;
     }
 
-    prefix = gcp_object_prefix(op->a, op->res, op->ri.ns);
+    /* as upstream: the mutating admission once, without a name */
 
-    gcp_store_range(op->api->store, prefix,
-                    gcp_store_prefix_end(op->a, prefix), 0, 0, 0, op->a,
-                    gcp_delcoll_listed, c);
+    gcp_admission_init(&c->ad, op, GCP_ADMIT_DELETE, NULL, NULL, "",
+                       c->opts.dry_run);
+    c->ad.data = c;
+
+    gcp_admission_mutate(&c->ad, gcp_delcoll_mutated);
 }

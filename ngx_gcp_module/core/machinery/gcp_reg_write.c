@@ -356,95 +356,19 @@ gcp_create_admitted(gcp_admit_t *ad, int rc)
 
 
 static void
-gcp_create_write(gcp_write_t *w)
-{
-    gcp_admission_validate(&w->ad, gcp_create_admitted);
-}
-
-
-static void
 gcp_write_admit_init(gcp_write_t *w, gcp_admit_op_t operation)
 {
-    w->ad.op = w->op;
-    w->ad.operation = operation;
-    w->ad.obj = w->obj;
-    w->ad.old = w->old;
-    w->ad.name = w->name;
-    w->ad.dry_run = w->dry_run ? 1 : 0;
+    gcp_admission_init(&w->ad, w->op, operation, w->obj, w->old, w->name,
+                       w->dry_run);
     w->ad.data = w;
-}
-
-
-static void
-gcp_create_ns_done(void *arg, gcp_store_result_t *res)
-{
-    json_t                *ns;
-    const char            *phase;
-    gcp_write_t           *w = arg;
-    gcp_op_t              *op = w->op;
-    gcp_status_details_t   d;
-    gcp_status_cause_t     cause;
-
-    if (res->rc == GCP_OK && res->nkvs == 0) {
-        res->rc = GCP_ENOTFOUND;
-    }
-
-    if (res->rc == GCP_ENOTFOUND) {
-        memset(&d, 0, sizeof(d));
-        d.name = op->ri.ns;
-        d.kind = "namespaces";
-
-        gcp_op_error(op, GCP_ENOTFOUND,
-                     gcp_sprintf(op->a, "namespaces \"%s\" not found",
-                                 op->ri.ns), &d);
-        return;
-    }
-
-    if (res->rc != GCP_OK) {
-        gcp_reg_store_error(op, res, w->name);
-        return;
-    }
-
-    ns = gcp_object_decode(op->a, res->kvs[0].value, 0);
-    phase = json_string_value(json_object_get(json_object_get(ns, "status"),
-                                              "phase"));
-
-    if (ns && (gcp_meta_str(ns, "deletionTimestamp")[0]
-               || (phase && strcmp(phase, "Terminating") == 0)))
-    {
-        memset(&d, 0, sizeof(d));
-        memset(&cause, 0, sizeof(cause));
-
-        cause.reason = "NamespaceTerminating";
-        cause.message = gcp_sprintf(op->a, "namespace %s is being "
-                                    "terminated", op->ri.ns);
-        cause.field = "metadata.namespace";
-
-        d.name = w->name;
-        d.group = op->res->group;
-        d.kind = op->res->name;
-        d.cause = &cause;
-
-        gcp_op_error(op, GCP_EFORBIDDEN,
-                     gcp_sprintf(op->a, "%s \"%s\" is forbidden: unable to "
-                                 "create new content in namespace %s "
-                                 "because it is being terminated",
-                                 gcp_op_qualified_resource(op, op->res),
-                                 w->name, op->ri.ns), &d);
-        return;
-    }
-
-    gcp_create_write(w);
 }
 
 
 void
 gcp_reg_create(gcp_op_t *op)
 {
-    json_t                *obj, *meta;
-    char                   uid[GCP_UUID_LEN + 1];
-    gcp_write_t           *w;
-    const gcp_strategy_t  *st = op->res->strategy;
+    json_t       *obj, *meta;
+    gcp_write_t  *w;
 
     w = gcp_write_new(op, GCP_W_CREATE, "CreateOptions");
     if (w == NULL) {
@@ -476,13 +400,56 @@ gcp_reg_create(gcp_op_t *op)
     json_object_del(meta, "managedFields");
     json_object_del(meta, "selfLink");
 
+    /* mutating admission sees the object as sent: no uid, no */
+    /* creationTimestamp, no defaults, no generated name yet */
+
+    w->name = gcp_meta_str(obj, "name");
+
+    gcp_write_admit_init(w, GCP_ADMIT_CREATE);
+    gcp_admission_mutate(&w->ad, gcp_create_mutated);
+}
+
+
+/*
+ * Create, after the mutating admission: what kube-apiserver's store does
+ * before validation (system fields, the generated name, the type's
+ * defaults), then validate.
+ */
+static void
+gcp_create_mutated(gcp_admit_t *ad, int rc)
+{
+    json_t                *obj, *meta;
+    char                   uid[GCP_UUID_LEN + 1];
+    gcp_write_t           *w = ad->data;
+    gcp_op_t              *op = w->op;
+    const gcp_strategy_t  *st = op->res->strategy;
+
+    if (rc != GCP_OK) {
+        return;
+    }
+
+    obj = ad->obj;
+    w->obj = obj;
+    meta = gcp_meta(obj);
+
+    if (meta == NULL) {
+        gcp_op_error(op, GCP_ENOMEM, NULL, NULL);
+        return;
+    }
+
     if (st && st->generation) {
         json_object_set_new(meta, "generation", json_integer(1));
     }
 
+    /* (the reviews answer here: they are never stored) */
+
     if (st && st->prepare_create && st->prepare_create(op, obj) != GCP_OK) {
         return;
     }
+
+    gcp_uuid_v4(uid);
+    gcp_meta_set_str(obj, "uid", uid);
+    gcp_meta_set_str(obj, "creationTimestamp", gcp_reg_now(op));
 
     w->name = gcp_meta_str(obj, "name");
 
@@ -493,24 +460,7 @@ gcp_reg_create(gcp_op_t *op)
         }
     }
 
-    gcp_uuid_v4(uid);
-    gcp_meta_set_str(obj, "uid", uid);
-    gcp_meta_set_str(obj, "creationTimestamp", gcp_reg_now(op));
-
-    gcp_write_admit_init(w, GCP_ADMIT_CREATE);
-    gcp_admission_mutate(&w->ad, gcp_create_mutated);
-}
-
-
-static void
-gcp_create_mutated(gcp_admit_t *ad, int rc)
-{
-    gcp_write_t  *w = ad->data;
-    gcp_op_t     *op = w->op;
-
-    if (rc != GCP_OK) {
-        return;
-    }
+    ad->name = w->name;
 
     if (gcp_write_validate(w, w->obj, NULL) != GCP_OK) {
         return;
@@ -518,18 +468,7 @@ gcp_create_mutated(gcp_admit_t *ad, int rc)
 
     w->key = gcp_object_key(op->a, op->res, op->ri.ns, w->name);
 
-    if (op->res->namespaced) {
-        gcp_store_get(op->api->store,
-                      gcp_object_key(op->a,
-                                     gcp_registry_find(op->api->registry,
-                                                       "", "v1",
-                                                       "namespaces"),
-                                     "", op->ri.ns),
-                      0, op->a, gcp_create_ns_done, w);
-        return;
-    }
-
-    gcp_create_write(w);
+    gcp_admission_validate(&w->ad, gcp_create_admitted);
 }
 
 
@@ -894,6 +833,34 @@ gcp_write_got(void *arg, gcp_store_result_t *res)
 
     gcp_write_keep_system(obj, w->old);
 
+    gcp_write_admit_init(w, GCP_ADMIT_UPDATE);
+    gcp_admission_mutate(&w->ad, gcp_write_mutated);
+}
+
+
+/*
+ * Update and patch, after the mutating admission: what an update may not
+ * change (again: a webhook's patch may have touched it), the type's
+ * preparation, validation, then the validating admission.
+ */
+
+static void
+gcp_write_mutated(gcp_admit_t *ad, int rc)
+{
+    json_t                *obj, *gen;
+    gcp_write_t           *w = ad->data;
+    gcp_op_t              *op = w->op;
+    const gcp_strategy_t  *st = op->res->strategy;
+
+    if (rc != GCP_OK) {
+        return;
+    }
+
+    obj = ad->obj;
+    w->obj = obj;
+
+    gcp_write_keep_system(obj, w->old);
+
     if (op->sub && op->sub->type == GCP_SUB_STATUS) {
         if (st && st->prepare_status_update
             && st->prepare_status_update(op, obj, w->old) != GCP_OK)
@@ -908,27 +875,6 @@ gcp_write_got(void *arg, gcp_store_result_t *res)
             return;
         }
     }
-
-    gcp_write_admit_init(w, GCP_ADMIT_UPDATE);
-    gcp_admission_mutate(&w->ad, gcp_write_mutated);
-}
-
-
-/* Update and patch, after the mutating admission: validate, then admit. */
-
-static void
-gcp_write_mutated(gcp_admit_t *ad, int rc)
-{
-    json_t                *obj, *gen;
-    gcp_write_t           *w = ad->data;
-    gcp_op_t              *op = w->op;
-    const gcp_strategy_t  *st = op->res->strategy;
-
-    if (rc != GCP_OK) {
-        return;
-    }
-
-    obj = w->obj;
 
     if (gcp_write_validate(w, obj, w->old) != GCP_OK) {
         return;

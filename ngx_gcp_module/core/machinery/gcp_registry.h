@@ -77,12 +77,6 @@ struct gcp_strategy_s {
                              const json_t *old);
 
     /*
-     * Admission of a delete: returns GCP_OK, or responds with the error
-     * itself (e.g. protected namespaces) and returns it.
-     */
-    int   (*admit_delete)(gcp_op_t *op, const json_t *obj);
-
-    /*
      * Deletion.  When set, called instead of removing an object that has
      * no finalizers: returns 1 and edits obj to keep it (e.g. namespaces
      * turn Terminating), or 0 to remove it.

@@ -18,6 +18,8 @@
 typedef struct gcp_api_s      gcp_api_t;
 typedef struct gcp_call_s     gcp_call_t;
 typedef struct gcp_auth_s     gcp_auth_t;     /* gcp_auth.h */
+typedef struct gcp_admission_conf_s  gcp_admission_conf_t;
+                                        /* gcp_admission.h */
 
 
 typedef struct {
@@ -110,6 +112,19 @@ struct gcp_request_s {
 };
 
 
+/*
+ * A service the server calls (admission webhooks; aggregated APIs): the
+ * name a clientConfig.service resolves to, "NAME.NAMESPACE.svc" (any port)
+ * or "NAME.NAMESPACE.svc:PORT", and where it listens: "ADDR:PORT" (IPv6
+ * addresses in brackets), tried in turn.
+ */
+typedef struct {
+    const char          *name;
+    const char * const  *endpoints;
+    size_t               nendpoints;
+} gcp_service_t;
+
+
 typedef struct {
     gcp_loop_t   *loop;
     void         *store;            /* gcp_store_t *, opened by the adapter */
@@ -131,6 +146,11 @@ typedef struct {
                                         /* (gcp_apf_shm.h), NULL: none */
     int           flowcontrol_slot;     /* this process's slot in it */
     unsigned      flowcontrol_off:1;    /* APF off: inflight limits */
+
+    const gcp_admission_conf_t  *admission;     /* plugins; NULL: the */
+                                                /* default ones */
+    const gcp_service_t         *services;      /* borrowed */
+    size_t                       nservices;
 } gcp_api_conf_t;
 
 

@@ -9,6 +9,7 @@
 #include "gcp_api.h"
 #include "gcp_admission.h"
 #include "gcp_apf.h"
+#include "gcp_admission_plugins.h"
 #include "gcp_auth.h"
 #include "gcp_builtin.h"
 #include "gcp_compact.h"
@@ -19,7 +20,6 @@
 #include "gcp_objcache.h"
 #include "gcp_json.h"
 #include "gcp_openapi_serve.h"
-#include "gcp_quota.h"
 #include "gcp_rand.h"
 #include "gcp_rbac.h"
 #include "gcp_reg.h"
@@ -33,6 +33,10 @@
 #ifndef GCP_BUILD_DATE
 #define GCP_BUILD_DATE       "1970-01-01T00:00:00Z"
 #endif
+
+
+/* why the last gcp_api_create() failed, when the message is not static */
+static char  gcp_api_err[256];
 
 
 gcp_api_t *
@@ -111,10 +115,13 @@ gcp_api_create(const gcp_api_conf_t *conf, const char **err)
         return NULL;
     }
 
-    /* quota is the last admission plugin, as in kube-apiserver */
+    /* the admission chain, in kube-apiserver's order */
 
-    if (gcp_quota_admission(api) != GCP_OK) {
-        *err = "out of memory";
+    if (gcp_admission_plugins_setup(api, conf->admission, gcp_api_err,
+                                    sizeof(gcp_api_err))
+        != GCP_OK)
+    {
+        *err = gcp_api_err;
         gcp_api_destroy(api);
         return NULL;
     }

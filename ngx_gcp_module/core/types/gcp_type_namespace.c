@@ -2,8 +2,9 @@
 /*
  * core/v1 Namespace: cluster-scoped, named by a DNS label, Active until
  * deleted, then Terminating until spec.finalizers (emptied through
- * /finalize) and metadata.finalizers are gone.  default, kube-system and
- * kube-public may not be deleted.
+ * /finalize) and metadata.finalizers are gone.  (That default,
+ * kube-system and kube-public may not be deleted is the NamespaceLifecycle
+ * admission plugin's rule: admission/gcp_namespace_lifecycle.c.)
  */
 
 #include "gcp_reg.h"
@@ -18,10 +19,6 @@ static const char * const  gcp_namespace_order[] = {
 
 static const char * const  gcp_namespace_fields[] = {
     "metadata.name", "status.phase", NULL
-};
-
-static const char * const  gcp_namespace_protected[] = {
-    "default", "kube-system", "kube-public", NULL
 };
 
 
@@ -130,28 +127,6 @@ gcp_namespace_prepare_status(gcp_op_t *op, json_t *obj, const json_t *old)
 
 
 static int
-gcp_namespace_admit_delete(gcp_op_t *op, const json_t *obj)
-{
-    size_t       i;
-    const char  *name;
-
-    name = gcp_meta_str(obj, "name");
-
-    for (i = 0; gcp_namespace_protected[i]; i++) {
-        if (strcmp(name, gcp_namespace_protected[i]) == 0) {
-            gcp_op_error_obj(op, GCP_EFORBIDDEN,
-                             gcp_sprintf(op->a, "namespaces \"%s\" is "
-                                         "forbidden: this namespace may not "
-                                         "be deleted", name), name);
-            return GCP_EFORBIDDEN;
-        }
-    }
-
-    return GCP_OK;
-}
-
-
-static int
 gcp_namespace_before_delete(gcp_op_t *op, json_t *obj)
 {
     json_t  *fin;
@@ -214,7 +189,6 @@ static const gcp_strategy_t  gcp_namespace_strategy = {
     .validate_update = gcp_validate_namespace_update,
     .validate_status = gcp_validate_namespace_status,
     .validate_finalize = gcp_validate_namespace_finalize,
-    .admit_delete = gcp_namespace_admit_delete,
     .before_delete = gcp_namespace_before_delete,
     .table_cells = gcp_namespace_cells,
     .field_value = gcp_namespace_field,
