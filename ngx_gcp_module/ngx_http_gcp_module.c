@@ -187,6 +187,29 @@ static ngx_command_t  ngx_http_gcp_commands[] = {
       0,
       NULL },
 
+    /* admission (ngx_http_gcp_admission.c) */
+
+    { ngx_string("gcp_enable_admission_plugins"),
+      NGX_HTTP_MAIN_CONF|NGX_CONF_1MORE,
+      ngx_http_gcp_admission_plugins,
+      NGX_HTTP_MAIN_CONF_OFFSET,
+      0,
+      NULL },
+
+    { ngx_string("gcp_disable_admission_plugins"),
+      NGX_HTTP_MAIN_CONF|NGX_CONF_1MORE,
+      ngx_http_gcp_admission_plugins,
+      NGX_HTTP_MAIN_CONF_OFFSET,
+      0,
+      NULL },
+
+    { ngx_string("gcp_admission_plugin_config"),
+      NGX_HTTP_MAIN_CONF|NGX_CONF_1MORE,
+      ngx_http_gcp_admission_plugin_config,
+      NGX_HTTP_MAIN_CONF_OFFSET,
+      0,
+      NULL },
+
     /* authentication and authorization (ngx_http_gcp_auth.c) */
 
     { ngx_string("gcp_client_ca_file"),
@@ -379,6 +402,12 @@ ngx_http_gcp_init_main_conf(ngx_conf_t *cf, void *conf)
         ngx_conf_log_error(NGX_LOG_EMERG, cf, 0,
                            "\"gcp_api\" needs \"gcp_storage\" in the "
                            "http block");
+        return NGX_CONF_ERROR;
+    }
+
+    if (ngx_http_gcp_admission_init_conf(cf, &mcf->admission)
+        != NGX_CONF_OK)
+    {
         return NGX_CONF_ERROR;
     }
 
@@ -965,6 +994,9 @@ ngx_http_gcp_open(ngx_cycle_t *cycle, ngx_http_gcp_main_conf_t *mcf)
     conf.authorization_mode = ngx_http_gcp_authorization_mode(&mcf->auth);
 
     ngx_http_gcp_apf_api_conf(&mcf->apf, &conf);
+    conf.admission = &mcf->admission.conf;
+    conf.services = mcf->admission.services;
+    conf.nservices = mcf->admission.nservices;
 
     mcf->api = gcp_api_create(&conf, &err);
     if (mcf->api == NULL) {

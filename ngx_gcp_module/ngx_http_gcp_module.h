@@ -14,6 +14,7 @@
 #include <ngx_core.h>
 #include <ngx_http.h>
 
+#include "gcp_admission.h"
 #include "gcp_api.h"
 #include "gcp_auth.h"
 #include "gcp_ctl.h"
@@ -68,6 +69,17 @@ typedef struct {
     void                       *shm;        /* gcp_apf_shm_t, per cycle */
 } ngx_http_gcp_apf_conf_t;
 
+/* Admission plugins and the services webhooks are called through
+ * (ngx_http_gcp_admission.c). */
+typedef struct {
+    ngx_array_t                *enable;     /* char *, NUL-terminated */
+    ngx_array_t                *disable;
+    ngx_array_t                *args;       /* gcp_admission_args_t */
+    gcp_admission_conf_t        conf;       /* for the core */
+    gcp_service_t              *services;
+    ngx_uint_t                  nservices;
+} ngx_http_gcp_admission_conf_t;
+
 
 /* gcp_storage: which backend and its parameters. */
 typedef struct {
@@ -101,6 +113,7 @@ typedef struct {
                                                 /* gcp_manifest_file_t */
     ngx_http_gcp_auth_conf_t     auth;
     ngx_http_gcp_apf_conf_t      apf;
+    ngx_http_gcp_admission_conf_t  admission;
 
     ngx_flag_t                   used;      /* some gcp_api exists */
     void                        *shared;    /* gcp_lmdb_shared_t, master */
@@ -308,6 +321,25 @@ ngx_int_t ngx_http_gcp_apf_init_module(ngx_cycle_t *cycle,
 /* Fills the core's configuration of this worker. */
 void ngx_http_gcp_apf_api_conf(ngx_http_gcp_apf_conf_t *acf,
     gcp_api_conf_t *conf);
+
+/* ngx_http_gcp_admission.c */
+
+/*
+ * gcp_enable_admission_plugins, gcp_disable_admission_plugins,
+ * gcp_admission_plugin_config.
+ */
+char *ngx_http_gcp_admission_plugins(ngx_conf_t *cf, ngx_command_t *cmd,
+    void *conf);
+char *ngx_http_gcp_admission_plugin_config(ngx_conf_t *cf,
+    ngx_command_t *cmd, void *conf);
+
+/*
+ * Checks the plugins' configuration and collects the services (nginx
+ * upstream blocks named NAME.NAMESPACE.svc[:PORT]) for the core.  Returns
+ * NGX_CONF_OK or NGX_CONF_ERROR (after logging).
+ */
+char *ngx_http_gcp_admission_init_conf(ngx_conf_t *cf,
+    ngx_http_gcp_admission_conf_t *acf);
 
 
 /* ngx_http_gcp_ctl.c */

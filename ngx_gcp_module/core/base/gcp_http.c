@@ -15,12 +15,18 @@
  * the registration valid until it is removed, then it is closed.  A
  * close-socket callback makes the loop forget a descriptor before curl
  * closes it (nginx must not see a closed fd in epoll).
+ *
+ * curl's TLS leaves errors in OpenSSL's error queue (a handshake that
+ * failed, a connection shut down during it); the process's other TLS
+ * users (nginx's own connections) find them there and take them for
+ * theirs.  The queue is cleared whenever curl returns.
  */
 
 #include <stdlib.h>
 #include <unistd.h>
 #include <fcntl.h>
 #include <curl/curl.h>
+#include <openssl/err.h>
 
 #include "gcp_http.h"
 
@@ -417,6 +423,7 @@ gcp_http_destroy(gcp_http_t *h)
     /* closes the cached connections: the close callback runs */
     curl_multi_cleanup(h->multi);
     h->multi = NULL;
+    ERR_clear_error();
 
     if (h->timer) {
         h->loop->timer_del(h->loop, h->timer);
@@ -462,6 +469,7 @@ gcp_http_req_free(gcp_http_req_t *r)
     if (r->in_multi) {
         curl_multi_remove_handle(h->multi, r->easy);
         r->in_multi = 0;
+        ERR_clear_error();
     }
 
     if (r->prev) {
@@ -645,6 +653,8 @@ gcp_http_send(gcp_http_t *h, const gcp_http_opts_t *o, gcp_http_data_pt data,
     r->in_multi = 1;
     h->requests++;
 
+    ERR_clear_error();
+
     return r;
 }
 
@@ -796,6 +806,8 @@ gcp_http_process(gcp_http_t *h)
     CURLcode         code;
     gcp_http_req_t  *r;
 
+    ERR_clear_error();
+
     while ((m = curl_multi_info_read(h->multi, &left)) != NULL) {
         if (m->msg != CURLMSG_DONE) {
             continue;
@@ -813,6 +825,8 @@ gcp_http_process(gcp_http_t *h)
         code = m->data.result;
         curl_multi_remove_handle(h->multi, r->easy);
         r->in_multi = 0;
+
+        ERR_clear_error();
 
         gcp_http_finish(r, code);
     }
