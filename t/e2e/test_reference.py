@@ -20,7 +20,8 @@ runs the Steps before it first.
 
 Captured discovery documents are narrowed to the groups and resources
 ngx_gcp serves (core configmaps, events, namespaces, resourcequotas,
-secrets, serviceaccounts; apiextensions.k8s.io; authentication.k8s.io;
+secrets, serviceaccounts; admissionregistration.k8s.io's webhook
+configurations; apiextensions.k8s.io; authentication.k8s.io;
 authorization.k8s.io; coordination.k8s.io; events.k8s.io;
 flowcontrol.apiserver.k8s.io; rbac.authorization.k8s.io).
 flowcontrol.apiserver.k8s.io is served in v1beta3 too (extension servers
@@ -193,6 +194,19 @@ DISC_APIS = {
    ],
    "preferredVersion": {
     "groupVersion": "rbac.authorization.k8s.io/v1",
+    "version": "v1"
+   }
+  },
+  {
+   "name": "admissionregistration.k8s.io",
+   "versions": [
+    {
+     "groupVersion": "admissionregistration.k8s.io/v1",
+     "version": "v1"
+    }
+   ],
+   "preferredVersion": {
+    "groupVersion": "admissionregistration.k8s.io/v1",
     "version": "v1"
    }
   },
@@ -698,6 +712,66 @@ DISC_V2_APIS = {
   },
   {
    "metadata": {
+    "name": "admissionregistration.k8s.io",
+    "creationTimestamp": None
+   },
+   "versions": [
+    {
+     "version": "v1",
+     "resources": [
+      {
+       "resource": "mutatingwebhookconfigurations",
+       "responseKind": {
+        "group": "",
+        "version": "",
+        "kind": "MutatingWebhookConfiguration"
+       },
+       "scope": "Cluster",
+       "singularResource": "mutatingwebhookconfiguration",
+       "verbs": [
+        "create",
+        "delete",
+        "deletecollection",
+        "get",
+        "list",
+        "patch",
+        "update",
+        "watch"
+       ],
+       "categories": [
+        "api-extensions"
+       ]
+      },
+      {
+       "resource": "validatingwebhookconfigurations",
+       "responseKind": {
+        "group": "",
+        "version": "",
+        "kind": "ValidatingWebhookConfiguration"
+       },
+       "scope": "Cluster",
+       "singularResource": "validatingwebhookconfiguration",
+       "verbs": [
+        "create",
+        "delete",
+        "deletecollection",
+        "get",
+        "list",
+        "patch",
+        "update",
+        "watch"
+       ],
+       "categories": [
+        "api-extensions"
+       ]
+      }
+     ],
+     "freshness": "Current"
+    }
+   ]
+  },
+  {
+   "metadata": {
     "name": "apiextensions.k8s.io",
     "creationTimestamp": None
    },
@@ -1036,6 +1110,8 @@ STEPS = [
                 "/api/v1",
                 "/apis",
                 "/apis/",
+                "/apis/admissionregistration.k8s.io",
+                "/apis/admissionregistration.k8s.io/v1",
                 "/apis/apiextensions.k8s.io",
                 "/apis/apiextensions.k8s.io/v1",
                 "/apis/authentication.k8s.io",
