@@ -635,3 +635,23 @@ def test_new_configuration_in_every_worker_within_a_second(srv, wh, ns):
         assert eventually(all_refuse, 1.0)
     finally:
         c.delete()
+
+
+def test_new_configuration_in_every_instance_within_a_second(
+        wh, storage, unique_name):
+    if storage != "etcd":
+        pytest.skip("instances share their objects through etcd only")
+    prefix = "prefix=/wh-" + unique_name("p")
+    with GcpServer(workers=2, storage_opts=prefix) as a, \
+            GcpServer(workers=2, storage_opts=prefix) as b:
+        r = call(a, "POST", AR + "/validatingwebhookconfigurations",
+                 {"metadata": {"name": "late"},
+                  "webhooks": [hook("late.example.com", wh.url("/deny"),
+                                    wh.ca_bundle)]})
+        assert r.status == 201, r
+
+        def all_refuse():
+            return all(call(b, "POST", "/api/v1/namespaces/default/"
+                            "configmaps", cm("late")).status == 403
+                       for _ in range(6))
+        assert eventually(all_refuse, 1.0)
