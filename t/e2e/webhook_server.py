@@ -177,6 +177,11 @@ class _Server(http.server.ThreadingHTTPServer):
     daemon_threads = True
     allow_reuse_address = True
 
+    def handle_error(self, request, client_address):
+        # a client that went away (the server under test timed out, or
+        # was stopped): nothing to report
+        pass
+
 
 class WebhookServer:
     def __init__(self, names=(), directory=None, ca="ca"):

@@ -167,19 +167,19 @@ gcp_reqlabels_concerned(const gcp_admit_t *ad)
 }
 
 
-/* The mutating step: the defaults of missing labels. */
+/*
+ * Walks the labels the object's namespace requires that it misses: with
+ * defaults set, those that have one are set; the others are listed in b.
+ */
 static void
-gcp_reqlabels_admit(void *data, gcp_admit_t *ad, gcp_admit_done_pt done)
+gcp_reqlabels_missing(gcp_reqlabels_t *rl, gcp_admit_t *ad, int defaults,
+    gcp_buf_t *b)
 {
     size_t                   i, j;
     json_t                  *labels;
-    gcp_reqlabels_t         *rl = data;
     gcp_reqlabels_rule_t    *r;
 
-    if (!gcp_reqlabels_concerned(ad)) {
-        done(ad, GCP_OK);
-        return;
-    }
+    labels = gcp_reqlabels_labels(ad->obj, defaults);
 
     for (i = 0; i < rl->n; i++) {
         r = &rl->rules[i];
@@ -191,17 +191,28 @@ gcp_reqlabels_admit(void *data, gcp_admit_t *ad, gcp_admit_done_pt done)
         }
 
         for (j = 0; j < r->n; j++) {
-            if (r->values[j] == NULL) {
+            if (json_object_get(labels, r->keys[j])) {
                 continue;
             }
 
-            labels = gcp_reqlabels_labels(ad->obj, 1);
-
-            if (labels && json_object_get(labels, r->keys[j]) == NULL) {
+            if (defaults && r->values[j] && labels) {
                 json_object_set_new(labels, r->keys[j],
                                     json_string(r->values[j]));
+
+            } else if (b) {
+                gcp_buf_printf(b, "%s%s", b->len ? ", " : "", r->keys[j]);
             }
         }
+    }
+}
+
+
+/* The mutating step: the defaults of missing labels. */
+static void
+gcp_reqlabels_admit(void *data, gcp_admit_t *ad, gcp_admit_done_pt done)
+{
+    if (gcp_reqlabels_concerned(ad)) {
+        gcp_reqlabels_missing(data, ad, 1, NULL);
     }
 
     done(ad, GCP_OK);
@@ -212,34 +223,12 @@ gcp_reqlabels_admit(void *data, gcp_admit_t *ad, gcp_admit_done_pt done)
 static void
 gcp_reqlabels_validate(void *data, gcp_admit_t *ad, gcp_admit_done_pt done)
 {
-    size_t                   i, j;
-    json_t                  *labels;
-    gcp_buf_t                b;
-    gcp_reqlabels_t         *rl = data;
-    gcp_reqlabels_rule_t    *r;
+    gcp_buf_t  b;
 
-    if (!gcp_reqlabels_concerned(ad)) {
-        done(ad, GCP_OK);
-        return;
-    }
-
-    labels = gcp_reqlabels_labels(ad->obj, 0);
     gcp_buf_init(&b, gcp_admission_arena(ad));
 
-    for (i = 0; i < rl->n; i++) {
-        r = &rl->rules[i];
-
-        if (!gcp_reqlabels_matches(r->namespaces,
-                                   gcp_admission_namespace(ad)))
-        {
-            continue;
-        }
-
-        for (j = 0; j < r->n; j++) {
-            if (json_object_get(labels, r->keys[j]) == NULL) {
-                gcp_buf_printf(&b, "%s%s", b.len ? ", " : "", r->keys[j]);
-            }
-        }
+    if (gcp_reqlabels_concerned(ad)) {
+        gcp_reqlabels_missing(data, ad, 0, &b);
     }
 
     if (b.len == 0) {

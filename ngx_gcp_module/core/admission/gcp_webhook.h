@@ -10,8 +10,9 @@
  *                             (and equivalent resources), namespace and
  *                             object selectors, exemptions
  *   gcp_webhook_review.c      AdmissionReview v1 and v1beta1: the request
- *                             sent, the response checked, denials and
- *                             failures as upstream's Status errors
+ *                             sent (and the checks before), the response
+ *                             checked, denials and failures as upstream's
+ *                             Status errors
  *   gcp_webhook_call.c        the call (gcp_webhook_call.h)
  *   gcp_webhook_mutating.c    MutatingAdmissionWebhook: one webhook after
  *                             the other, JSONPatch, reinvocation
@@ -235,6 +236,20 @@ int gcp_webhook_fail(gcp_admit_t *ad, const gcp_webhook_t *hook,
  */
 int gcp_webhook_dry_run(gcp_admit_t *ad, const gcp_webhook_t *hook,
     const char **why);
+
+/*
+ * Calls the webhook of inv for ad through p's HTTP client: first what
+ * upstream checks before a call (a dry run against side effects, what
+ * makes the webhook impossible to call), then the AdmissionReview with
+ * the object in the invocation's form (*sent, arena-owned; NULL for
+ * deletes).  Returns GCP_OK (done will be called once); GCP_EUNAVAILABLE
+ * with *why (a call failure, by the webhook's failure policy; done is not
+ * called); or, after responding, GCP_EBADREQUEST (a dry run the webhook
+ * refuses) or GCP_ENOMEM.
+ */
+int gcp_webhook_call(gcp_webhook_plugin_t *p, gcp_admit_t *ad,
+    const gcp_webhook_invocation_t *inv, gcp_webhook_review_t *rv,
+    json_t **sent, const char **why, gcp_webhook_reply_pt done, void *arg);
 
 /*
  * Converts obj from the request's resource to res (equivalent resources

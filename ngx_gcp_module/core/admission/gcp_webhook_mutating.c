@@ -304,66 +304,19 @@ gcp_whmut_after(gcp_whmut_t *m, const char *failure)
 static void
 gcp_whmut_call(gcp_whmut_t *m)
 {
-    int                   rc;
-    json_t               *obj;
-    gcp_str_t             body;
-    gcp_admit_t          *ad = m->ad;
-    gcp_op_t             *op = ad->op;
-    const char           *why;
-    const gcp_webhook_t  *h = m->inv.hook;
+    int          rc;
+    const char  *why;
 
     m->changed = 0;
-    m->sent = NULL;
-    why = NULL;
 
-    rc = gcp_webhook_dry_run(ad, h, &why);
+    rc = gcp_webhook_call(m->p, m->ad, &m->inv, &m->rv, &m->sent, &why,
+                          gcp_whmut_reply, m);
 
-    if (rc == GCP_EBADREQUEST) {
-        gcp_whmut_finish(m, rc);
-        return;
-    }
-
-    if (why == NULL && h->conditions) {
-        why = "matchConditions are CEL expressions, which this server does "
-              "not evaluate";
-    }
-
-    if (why == NULL && h->review == NULL) {
-        why = "webhook does not accept known AdmissionReview versions (v1, "
-              "v1beta1)";
-    }
-
-    if (why == NULL && h->error) {
-        why = h->error;
-    }
-
-    if (why) {
+    if (rc == GCP_EUNAVAILABLE) {
         gcp_whmut_after(m, why);
-        return;
-    }
 
-    if (ad->obj) {
-        obj = gcp_json_arena(op->a, gcp_webhook_convert(op, op->res,
-                                                        m->inv.res,
-                                                        ad->obj));
-        if (obj == NULL) {
-            gcp_op_error(op, GCP_ENOMEM, NULL, NULL);
-            gcp_whmut_finish(m, GCP_ENOMEM);
-            return;
-        }
-
-        m->sent = obj;
-    }
-
-    body = gcp_webhook_review_body(ad, &m->inv, m->sent, &m->rv);
-
-    if (body.data == NULL
-        || gcp_webhook_post(m->p->http, &op->api->conf, op->a, &h->client,
-                            h->timeout, body, gcp_whmut_reply, m)
-           != GCP_OK)
-    {
-        gcp_op_error(op, GCP_ENOMEM, NULL, NULL);
-        gcp_whmut_finish(m, GCP_ENOMEM);
+    } else if (rc != GCP_OK) {
+        gcp_whmut_finish(m, rc);
     }
 }
 

@@ -628,3 +628,61 @@ gcp_webhook_dry_run(gcp_admit_t *ad, const gcp_webhook_t *hook,
 
     return GCP_EBADREQUEST;
 }
+
+
+int
+gcp_webhook_call(gcp_webhook_plugin_t *p, gcp_admit_t *ad,
+    const gcp_webhook_invocation_t *inv, gcp_webhook_review_t *rv,
+    json_t **sent, const char **why, gcp_webhook_reply_pt done, void *arg)
+{
+    int                   rc;
+    gcp_str_t             body;
+    gcp_op_t             *op = ad->op;
+    const gcp_webhook_t  *h = inv->hook;
+
+    *sent = NULL;
+    *why = NULL;
+
+    rc = gcp_webhook_dry_run(ad, h, why);
+    if (rc != GCP_OK) {
+        return rc;
+    }
+
+    if (h->conditions) {
+        *why = "matchConditions are CEL expressions, which this server does "
+               "not evaluate";
+
+    } else if (h->review == NULL) {
+        *why = "webhook does not accept known AdmissionReview versions (v1, "
+               "v1beta1)";
+
+    } else if (h->error) {
+        *why = h->error;
+    }
+
+    if (*why) {
+        return GCP_EUNAVAILABLE;
+    }
+
+    if (ad->obj) {
+        *sent = gcp_json_arena(op->a, gcp_webhook_convert(op, op->res,
+                                                          inv->res, ad->obj));
+        if (*sent == NULL) {
+            gcp_op_error(op, GCP_ENOMEM, NULL, NULL);
+            return GCP_ENOMEM;
+        }
+    }
+
+    body = gcp_webhook_review_body(ad, inv, *sent, rv);
+
+    if (body.data == NULL
+        || gcp_webhook_post(p->http, &op->api->conf, op->a, &h->client,
+                            h->timeout, body, done, arg)
+           != GCP_OK)
+    {
+        gcp_op_error(op, GCP_ENOMEM, NULL, NULL);
+        return GCP_ENOMEM;
+    }
+
+    return GCP_OK;
+}

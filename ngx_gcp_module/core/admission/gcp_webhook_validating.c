@@ -11,7 +11,6 @@
 
 #include <stdio.h>
 
-#include "gcp_json.h"
 #include "gcp_plugins.h"
 #include "gcp_webhook.h"
 
@@ -132,68 +131,23 @@ gcp_whval_reply(void *arg, const gcp_webhook_reply_t *r)
 static void
 gcp_whval_call(gcp_whval_call_t *c)
 {
-    int                   rc;
-    gcp_str_t             body;
-    gcp_whval_t          *v = c->v;
-    gcp_admit_t          *ad = v->ad;
-    gcp_op_t             *op = ad->op;
-    json_t               *obj;
-    const char           *why;
-    const gcp_webhook_t  *h = c->inv.hook;
+    int          rc;
+    json_t      *sent;
+    const char  *why;
 
-    why = NULL;
-    rc = gcp_webhook_dry_run(ad, h, &why);
+    rc = gcp_webhook_call(c->v->p, c->v->ad, &c->inv, &c->rv, &sent, &why,
+                          gcp_whval_reply, c);
 
-    if (rc == GCP_EBADREQUEST) {
-        /* answered already: the first refusal stands */
-        c->bad = 1;
-        gcp_whval_finished(c);
+    if (rc == GCP_OK) {
         return;
     }
 
-    if (why == NULL && h->conditions) {
-        why = "matchConditions are CEL expressions, which this server does "
-              "not evaluate";
-    }
+    /* answered already (a dry run refused, no memory): that stands */
 
-    if (why == NULL && h->review == NULL) {
-        why = "webhook does not accept known AdmissionReview versions (v1, "
-              "v1beta1)";
-    }
+    c->bad = rc != GCP_EUNAVAILABLE;
+    c->failure = why;
 
-    if (why == NULL && h->error) {
-        why = h->error;
-    }
-
-    if (why) {
-        c->failure = why;
-        gcp_whval_finished(c);
-        return;
-    }
-
-    obj = NULL;
-
-    if (ad->obj) {
-        obj = gcp_json_arena(op->a, gcp_webhook_convert(op, op->res,
-                                                        c->inv.res,
-                                                        ad->obj));
-        if (obj == NULL) {
-            c->failure = "out of memory";
-            gcp_whval_finished(c);
-            return;
-        }
-    }
-
-    body = gcp_webhook_review_body(ad, &c->inv, obj, &c->rv);
-
-    if (body.data == NULL
-        || gcp_webhook_post(v->p->http, &op->api->conf, op->a, &h->client,
-                            h->timeout, body, gcp_whval_reply, c)
-           != GCP_OK)
-    {
-        c->failure = "out of memory";
-        gcp_whval_finished(c);
-    }
+    gcp_whval_finished(c);
 }
 
 

@@ -3,7 +3,10 @@
  * Unit tests: the admission chain (core/machinery/gcp_admission.c) in the
  * write paths: mutating plugins change objects before validation, validating
  * plugins refuse writes (create, update, patch, delete, deletecollection) and
- * nothing is stored; plugins may complete later.
+ * nothing is stored; plugins may complete later; a plugin asking for it has
+ * the mutating steps run again (reinvocation).  The plugins compiled in
+ * (core/server/gcp_admission_plugins.c): their order, the configuration's
+ * enabling, disabling and arguments, and what it refuses.
  */
 
 #include <stdarg.h>
@@ -12,6 +15,7 @@
 #include <cmocka.h>
 
 #include "gcp_admission.h"
+#include "gcp_admission_plugins.h"
 #include "gcp_object.h"
 #include "support_api.h"
 
@@ -151,11 +155,185 @@ test_admission_chain(void **state)
 }
 
 
+static int  first_calls, second_calls, rounds[2];
+
+
+static void
+count_first(void *data, gcp_admit_t *ad, gcp_admit_done_pt done)
+{
+    first_calls++;
+    rounds[ad->round]++;
+    done(ad, GCP_OK);
+}
+
+
+/* Changes the object once: the mutating steps run again. */
+static void
+ask_again(void *data, gcp_admit_t *ad, gcp_admit_done_pt done)
+{
+    int  *slot_state;
+
+    second_calls++;
+
+    slot_state = *gcp_admission_slot(ad);
+
+    if (slot_state == NULL && ad->obj) {
+        *gcp_admission_slot(ad) = &second_calls;
+        ad->reinvoke = 1;
+    }
+
+    done(ad, GCP_OK);
+}
+
+
+static void
+test_reinvocation(void **state)
+{
+    api_env_t               *env;
+    api_resp_t              *r;
+    gcp_admission_plugin_t   p;
+
+    env = api_env_create();
+
+    memset(&p, 0, sizeof(p));
+    p.name = "First";
+    p.admit = count_first;
+    assert_int_equal(gcp_admission_register(api_env_api(env), &p), GCP_OK);
+
+    p.name = "Second";
+    p.admit = ask_again;
+    assert_int_equal(gcp_admission_register(api_env_api(env), &p), GCP_OK);
+
+    r = api_call(env, "POST", CM, JSON, "{\"metadata\":{\"name\":\"r\"}}",
+                 NULL);
+    assert_int_equal(r->status, 201);
+    api_resp_free(r);
+
+    /* every mutating step once more, once */
+
+    assert_int_equal(first_calls, 2);
+    assert_int_equal(second_calls, 2);
+    assert_int_equal(rounds[0], 1);
+    assert_int_equal(rounds[1], 1);
+
+    api_env_destroy(env);
+}
+
+
+static void
+tune_plugins(gcp_api_conf_t *conf, void *arg)
+{
+    conf->admission = arg;
+}
+
+
+static void
+test_plugins_compiled_in(void **state)
+{
+    char                        err[256];
+    size_t                      i, n;
+    api_env_t                  *env;
+    gcp_api_t                  *api;
+    gcp_admission_conf_t        c;
+    gcp_admission_args_t        args;
+    const gcp_admission_def_t  *defs;
+
+    static const char * const  order[] = {
+        "NamespaceLifecycle", "RequiredLabels", "MutatingAdmissionWebhook",
+        "RBACEscalation", "ValidatingAdmissionWebhook", "ResourceQuota"
+    };
+    static const char * const  nope[] = { "Nope" };
+    static const char * const  quota[] = { "ResourceQuota" };
+    static const char * const  lifecycle[] = { "NamespaceLifecycle" };
+    static const char * const  labels[] = { "RequiredLabels" };
+    static const char * const  bad[] = { "ns-without-labels" };
+    static const char * const  good[] = { "a*:x,y=z" };
+
+    defs = gcp_admission_plugins(&n);
+    assert_int_equal(n, gcp_nelems(order));
+
+    for (i = 0; i < n; i++) {
+        assert_string_equal(defs[i].name, order[i]);
+        assert_int_equal(defs[i].on, strcmp(order[i], "RequiredLabels") != 0);
+    }
+
+    /* what nginx -t refuses */
+
+    memset(&c, 0, sizeof(c));
+    c.enable = nope;
+    c.nenable = 1;
+    assert_int_equal(gcp_admission_plugins_check(&c, err, sizeof(err)),
+                     GCP_EBADREQUEST);
+    assert_string_equal(err, "unknown admission plugin \"Nope\"");
+
+    c.enable = quota;
+    c.disable = quota;
+    c.ndisable = 1;
+    assert_int_equal(gcp_admission_plugins_check(&c, err, sizeof(err)),
+                     GCP_EBADREQUEST);
+    assert_string_equal(err, "admission plugin \"ResourceQuota\" is both "
+                        "enabled and disabled");
+
+    memset(&c, 0, sizeof(c));
+    memset(&args, 0, sizeof(args));
+    args.name = "RequiredLabels";
+    args.args = bad;
+    args.nargs = 1;
+    c.args = &args;
+    c.nargs = 1;
+    assert_int_equal(gcp_admission_plugins_check(&c, err, sizeof(err)),
+                     GCP_EBADREQUEST);
+    assert_string_equal(err, "RequiredLabels: \"ns-without-labels\" is not "
+                        "NAMESPACES:LABEL[=DEFAULT][,...]");
+
+    args.args = good;
+    assert_int_equal(gcp_admission_plugins_check(&c, err, sizeof(err)),
+                     GCP_OK);
+
+    args.name = "ResourceQuota";
+    assert_int_equal(gcp_admission_plugins_check(&c, err, sizeof(err)),
+                     GCP_EBADREQUEST);
+    assert_string_equal(err, "admission plugin \"ResourceQuota\" takes no "
+                        "arguments");
+
+    /* the chain built: the defaults, in order, less what is disabled */
+
+    env = api_env_create();
+    api = api_env_api(env);
+
+    assert_int_equal(gcp_admission_index(api, "NamespaceLifecycle"), 0);
+    assert_int_equal(gcp_admission_index(api, "RequiredLabels"), -1);
+    assert_int_equal(gcp_admission_index(api, "MutatingAdmissionWebhook"),
+                     1);
+    assert_int_equal(gcp_admission_index(api, "RBACEscalation"), 2);
+    assert_int_equal(gcp_admission_index(api, "ValidatingAdmissionWebhook"),
+                     3);
+    assert_int_equal(gcp_admission_index(api, "ResourceQuota"), 4);
+    api_env_destroy(env);
+
+    memset(&c, 0, sizeof(c));
+    c.enable = labels;
+    c.nenable = 1;
+    c.disable = lifecycle;
+    c.ndisable = 1;
+
+    env = api_env_create_with(tune_plugins, &c);
+    api = api_env_api(env);
+
+    assert_int_equal(gcp_admission_index(api, "NamespaceLifecycle"), -1);
+    assert_int_equal(gcp_admission_index(api, "RequiredLabels"), 0);
+    assert_int_equal(gcp_admission_index(api, "ResourceQuota"), 4);
+    api_env_destroy(env);
+}
+
+
 int
 main(void)
 {
     const struct CMUnitTest  tests[] = {
         cmocka_unit_test(test_admission_chain),
+        cmocka_unit_test(test_reinvocation),
+        cmocka_unit_test(test_plugins_compiled_in),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
