@@ -60,8 +60,9 @@ gcp_nsl_got(void *arg, gcp_store_result_t *res)
     }
 
     if (res->rc != GCP_OK) {
-        gcp_op_error(op, GCP_EINTERNAL, res->message, NULL);
-        l->done(ad, GCP_EINTERNAL);
+        /* the store's own status: 503 or 504 when etcd has no quorum */
+        gcp_op_error(op, res->rc, res->message, NULL);
+        l->done(ad, res->rc);
         return;
     }
 

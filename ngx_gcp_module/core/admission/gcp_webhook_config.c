@@ -379,42 +379,31 @@ gcp_whcfg_prefix(const gcp_webhook_plugin_t *p)
 }
 
 
+static int
+gcp_whcfg_cmp(const void *key, const void *elt)
+{
+    int                        c;
+    const gcp_str_t           *name = key;
+    const gcp_whcfg_t * const  *cfg = elt;
+
+    c = strncmp(name->data, (*cfg)->name, name->len);
+
+    return c != 0 ? c : -(unsigned char) (*cfg)->name[name->len];
+}
+
+
 /* The position of name in p->cfgs, or where it would go (*found 0). */
 static size_t
 gcp_whcfg_find(gcp_webhook_plugin_t *p, const char *name, size_t len,
     int *found)
 {
-    int           c;
-    size_t        lo, hi, mid;
-    gcp_whcfg_t  *cfg;
+    gcp_str_t  key;
 
-    lo = 0;
-    hi = p->ncfgs;
-    *found = 0;
+    key.data = name;
+    key.len = len;
 
-    while (lo < hi) {
-        mid = lo + (hi - lo) / 2;
-        cfg = p->cfgs[mid];
-        c = strncmp(cfg->name, name, len);
-
-        if (c == 0 && cfg->name[len] != '\0') {
-            c = 1;
-        }
-
-        if (c == 0) {
-            *found = 1;
-            return mid;
-        }
-
-        if (c < 0) {
-            lo = mid + 1;
-
-        } else {
-            hi = mid;
-        }
-    }
-
-    return lo;
+    return gcp_search(&key, p->cfgs, p->ncfgs, sizeof(p->cfgs[0]),
+                      gcp_whcfg_cmp, found);
 }
 
 

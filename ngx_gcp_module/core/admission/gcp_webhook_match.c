@@ -95,7 +95,8 @@ gcp_whm_rule(const gcp_webhook_rule_t *r, const gcp_admit_t *ad,
     unsigned   op;
     gcp_op_t  *o = ad->op;
 
-    cluster = gcp_whm_is_namespaces(res) || gcp_webhook_namespace(ad)[0] == '\0';
+    cluster = gcp_whm_is_namespaces(res)
+              || gcp_webhook_namespace(ad)[0] == '\0';
 
     if ((r->scope == GCP_WH_SCOPE_NAMESPACED && cluster)
         || (r->scope == GCP_WH_SCOPE_CLUSTER && !cluster))

@@ -179,34 +179,20 @@ gcp_rbac_obj_new(gcp_rbac_kind_t kind, const char *rest, size_t len,
 /* sorted arrays */
 
 
+static int
+gcp_rbac_objs_cmp(const void *key, const void *elt)
+{
+    const gcp_rbac_obj_t * const  *o = elt;
+
+    return strcmp(key, (*o)->id);
+}
+
+
 static size_t
 gcp_rbac_objs_find(const gcp_rbac_objs_t *s, const char *id, int *found)
 {
-    int     c;
-    size_t  lo, hi, mid;
-
-    lo = 0;
-    hi = s->n;
-    *found = 0;
-
-    while (lo < hi) {
-        mid = lo + (hi - lo) / 2;
-        c = strcmp(s->v[mid]->id, id);
-
-        if (c == 0) {
-            *found = 1;
-            return mid;
-        }
-
-        if (c < 0) {
-            lo = mid + 1;
-
-        } else {
-            hi = mid;
-        }
-    }
-
-    return lo;
+    return gcp_search(id, s->v, s->n, sizeof(s->v[0]), gcp_rbac_objs_cmp,
+                      found);
 }
 
 

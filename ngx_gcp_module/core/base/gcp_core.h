@@ -124,4 +124,16 @@ gcp_str_t gcp_buf_dup(gcp_buf_t *b);
 const char *gcp_buf_cstr(gcp_buf_t *b);
 
 
+/*
+ * Binary search of key in v[0..n), elements of size bytes sorted as cmp
+ * (given key and a pointer to an element) orders them.  Returns the index
+ * of the element cmp finds equal, with *found 1, or where key would be
+ * inserted, with *found 0.
+ */
+typedef int (*gcp_search_cmp_pt)(const void *key, const void *elt);
+
+size_t gcp_search(const void *key, const void *v, size_t n, size_t size,
+    gcp_search_cmp_pt cmp, int *found);
+
+
 #endif /* _GCP_CORE_H_INCLUDED_ */
