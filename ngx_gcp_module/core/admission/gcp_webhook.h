@@ -24,7 +24,7 @@
 
 
 #include "gcp_admission.h"
-#include "gcp_reflector.h"
+#include "gcp_mirror.h"
 #include "gcp_selector.h"
 #include "gcp_webhook_call.h"
 
@@ -96,10 +96,9 @@ struct gcp_webhook_set_s {
 typedef struct {
     gcp_api_t              *api;
     gcp_http_t             *http;
-    gcp_reflector_t        *reflector;
+    gcp_mirror_t           *mirror;
     void                  **cfgs;       /* sorted by name */
     size_t                  ncfgs;
-    size_t                  cap;
     gcp_webhook_set_t      *set;        /* the current one, or NULL */
     unsigned                mutating:1;
 } gcp_webhook_plugin_t;

@@ -22,6 +22,7 @@ typedef struct {
     gcp_arena_t         *arena;
     int                  refs;
     const char          *name;
+    int64_t              revision;      /* the stored one compiled */
     gcp_webhook_t       *hooks;
     size_t               n;
 } gcp_whcfg_t;
@@ -379,156 +380,120 @@ gcp_whcfg_prefix(const gcp_webhook_plugin_t *p)
 }
 
 
-static int
-gcp_whcfg_cmp(const void *key, const void *elt)
-{
-    int                        c;
-    const gcp_str_t           *name = key;
-    const gcp_whcfg_t * const  *cfg = elt;
-
-    c = strncmp(name->data, (*cfg)->name, name->len);
-
-    return c != 0 ? c : -(unsigned char) (*cfg)->name[name->len];
-}
-
-
-/* The position of name in p->cfgs, or where it would go (*found 0). */
-static size_t
-gcp_whcfg_find(gcp_webhook_plugin_t *p, const char *name, size_t len,
-    int *found)
-{
-    gcp_str_t  key;
-
-    key.data = name;
-    key.len = len;
-
-    return gcp_search(&key, p->cfgs, p->ncfgs, sizeof(p->cfgs[0]),
-                      gcp_whcfg_cmp, found);
-}
-
-
+/* Drops the configurations (sets still held by requests keep theirs). */
 static void
-gcp_whcfg_reset(void *arg)
+gcp_whcfg_clear(gcp_webhook_plugin_t *p)
 {
-    size_t                 i;
-    gcp_webhook_plugin_t  *p = arg;
+    size_t  i;
 
     for (i = 0; i < p->ncfgs; i++) {
         gcp_whcfg_unref(p->cfgs[i]);
     }
 
+    free(p->cfgs);
+    p->cfgs = NULL;
     p->ncfgs = 0;
     gcp_whset_drop(p);
 }
 
 
-static int
-gcp_whcfg_apply(void *arg, gcp_str_t key, gcp_str_t value, int64_t rev)
+/*
+ * The mirror changed: the configurations again, in key (name) order, each
+ * compiled anew unless its stored revision is the one already compiled.
+ * Out of memory: the previous ones stay until the next change.
+ */
+static void
+gcp_whcfg_changed(gcp_mirror_t *m, void *arg)
 {
-    int                    found;
+    size_t                 i, j, n, plen;
     void                 **v;
-    size_t                 at, len;
     gcp_str_t              prefix;
-    const char            *name;
-    gcp_whcfg_t           *c;
+    gcp_whcfg_t           *c, *old;
+    const gcp_kv_t        *kvs;
     gcp_webhook_plugin_t  *p = arg;
 
     prefix = gcp_whcfg_prefix(p);
+    plen = prefix.len;
 
-    if (key.len <= prefix.len) {
-        return GCP_OK;
+    n = gcp_mirror_entries(m, &kvs);
+
+    v = calloc(n ? n : 1, sizeof(void *));
+    if (v == NULL) {
+        return;
     }
 
-    name = key.data + prefix.len;
-    len = key.len - prefix.len;
+    j = 0;      /* the previous configurations, in the same order */
 
-    at = gcp_whcfg_find(p, name, len, &found);
+    for (i = 0; i < n; i++) {
+        c = NULL;
 
-    c = NULL;
+        while (j < p->ncfgs) {
+            old = p->cfgs[j];
 
-    if (value.data) {
-        c = gcp_whcfg_compile(value, p->mutating);
+            if (strncmp(old->name, kvs[i].key.data + plen,
+                        kvs[i].key.len - plen) >= 0)
+            {
+                break;
+            }
+
+            j++;
+        }
+
+        if (j < p->ncfgs) {
+            old = p->cfgs[j];
+
+            if (old->revision == kvs[i].mod_revision
+                && strlen(old->name) == kvs[i].key.len - plen
+                && memcmp(old->name, kvs[i].key.data + plen,
+                          kvs[i].key.len - plen) == 0)
+            {
+                old->refs++;
+                c = old;
+            }
+        }
+
         if (c == NULL) {
-            return GCP_ENOMEM;
-        }
-    }
+            c = gcp_whcfg_compile(kvs[i].value, p->mutating);
+            if (c == NULL) {
+                while (i--) {
+                    gcp_whcfg_unref(v[i]);
+                }
 
-    gcp_whset_drop(p);
+                free(v);
+                return;
+            }
 
-    if (found) {
-        gcp_whcfg_unref(p->cfgs[at]);
-
-        if (c) {
-            p->cfgs[at] = c;
-            return GCP_OK;
-        }
-
-        memmove(&p->cfgs[at], &p->cfgs[at + 1],
-                (p->ncfgs - at - 1) * sizeof(void *));
-        p->ncfgs--;
-        return GCP_OK;
-    }
-
-    if (c == NULL) {
-        return GCP_OK;
-    }
-
-    if (p->ncfgs == p->cap) {
-        v = realloc(p->cfgs, (p->cap ? p->cap * 2 : 8) * sizeof(void *));
-        if (v == NULL) {
-            gcp_whcfg_unref(c);
-            return GCP_ENOMEM;
+            c->revision = kvs[i].mod_revision;
         }
 
-        p->cfgs = v;
-        p->cap = p->cap ? p->cap * 2 : 8;
+        v[i] = c;
     }
 
-    memmove(&p->cfgs[at + 1], &p->cfgs[at],
-            (p->ncfgs - at) * sizeof(void *));
-    p->cfgs[at] = c;
-    p->ncfgs++;
+    gcp_whcfg_clear(p);
 
-    return GCP_OK;
+    p->cfgs = v;
+    p->ncfgs = n;
 }
-
-
-static void
-gcp_whcfg_synced(void *arg)
-{
-    /* the set is rebuilt by the next request */
-}
-
-
-static const gcp_reflector_ops_t  gcp_whcfg_ops = {
-    gcp_whcfg_reset,
-    gcp_whcfg_apply,
-    gcp_whcfg_synced
-};
 
 
 int
 gcp_webhook_config_start(gcp_webhook_plugin_t *p)
 {
-    p->reflector = gcp_reflector_start(p->api->store, p->api->conf.loop,
-                                       gcp_whcfg_prefix(p), &gcp_whcfg_ops,
-                                       p);
+    p->mirror = gcp_mirror_create(p->api->store, p->api->conf.loop,
+                                  gcp_whcfg_prefix(p).data,
+                                  gcp_whcfg_changed, p);
 
-    return p->reflector ? GCP_OK : GCP_ENOMEM;
+    return p->mirror ? GCP_OK : GCP_ENOMEM;
 }
 
 
 void
 gcp_webhook_config_stop(gcp_webhook_plugin_t *p)
 {
-    gcp_reflector_stop(p->reflector);
-    p->reflector = NULL;
+    gcp_mirror_free(p->mirror);
+    p->mirror = NULL;
 
-    gcp_whcfg_reset(p);
-
-    free(p->cfgs);
-    p->cfgs = NULL;
-    p->cap = 0;
+    gcp_whcfg_clear(p);
 }
 
 
