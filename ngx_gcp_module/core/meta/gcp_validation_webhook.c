@@ -22,23 +22,91 @@ gcp_wh_q(gcp_ferrs_t *errs, const char *s, size_t len)
 }
 
 
+/* Go's url.Userinfo.String(): user[:password], each part escaped. */
+static const char *
+gcp_wh_userinfo(gcp_arena_t *a, const char *p, size_t n)
+{
+    size_t      i;
+    int         pass;
+    gcp_buf_t   b;
+    unsigned    c;
+
+    gcp_buf_init(&b, a);
+    pass = 0;
+
+    for (i = 0; i < n; i++) {
+        c = (unsigned char) p[i];
+
+        if (c == ':' && !pass) {
+            pass = 1;
+            gcp_buf_addc(&b, ':');
+            continue;
+        }
+
+        if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')
+            || (c >= '0' && c <= '9') || strchr("-._~$&'()*+,;=", (int) c))
+        {
+            gcp_buf_addc(&b, (char) c);
+
+        } else {
+            gcp_buf_printf(&b, "%%%02X", c);
+        }
+    }
+
+    return gcp_buf_failed(&b) ? NULL : gcp_buf_cstr(&b);
+}
+
+
+/*
+ * webhook.ValidateWebhookURL on the parts Go's url.Parse finds: the
+ * fragment after the first '#', the query after the first '?', the
+ * scheme, then the authority ("//" up to the path) with user information
+ * before its last '@'.
+ */
 void
 gcp_validate_webhook_url(gcp_ferrs_t *errs, const char *field,
     const char *url, int force_https)
 {
-    size_t       n;
-    const char  *p, *scheme_end, *auth, *auth_end, *at, *q, *frag;
+    size_t        i, n;
+    const char   *p, *end, *auth, *aend, *at;
+    const char   *scheme, *frag, *query, *user;
+    gcp_arena_t  *a = errs->arena;
 
-    /* url.Parse: [scheme:][//[userinfo@]host][/]path[?query][#fragment] */
+    n = strlen(url);
 
-    frag = strchr(url, '#');
-    n = frag ? (size_t) (frag - url) : strlen(url);
+    for (i = 0; i < n; i++) {
+        if ((unsigned char) url[i] < 0x20 || url[i] == 0x7f) {
+            gcp_ferrs_add(errs, GCP_FERR_REQUIRED, field, NULL,
+                          "url must be a valid URL: parse %s: net/url: "
+                          "invalid control character in URL"
+                          GCP_WEBHOOK_FORM, gcp_wh_q(errs, url, n));
+            return;
+        }
+    }
 
-    scheme_end = NULL;
+    if (url[0] == ':') {
+        gcp_ferrs_add(errs, GCP_FERR_REQUIRED, field, NULL,
+                      "url must be a valid URL: parse %s: missing protocol "
+                      "scheme" GCP_WEBHOOK_FORM, gcp_wh_q(errs, url, n));
+        return;
+    }
 
-    for (p = url; p < url + n; p++) {
+    p = strchr(url, '#');
+    frag = p ? p + 1 : "";
+    end = p ? p : url + n;
+
+    p = memchr(url, '?', (size_t) (end - url));
+    query = p ? gcp_strndup(a, p + 1, (size_t) (end - p - 1)) : "";
+    end = p ? p : end;
+
+    /* the scheme: a letter, then letters, digits, '+', '-', '.', ':' */
+
+    scheme = "";
+
+    for (p = url; p < end; p++) {
         if (*p == ':') {
-            scheme_end = p > url ? p : NULL;
+            scheme = gcp_strndup(a, url, (size_t) (p - url));
+            p++;
             break;
         }
 
@@ -46,74 +114,67 @@ gcp_validate_webhook_url(gcp_ferrs_t *errs, const char *field,
               || (p > url && ((*p >= '0' && *p <= '9') || *p == '+'
                               || *p == '-' || *p == '.'))))
         {
+            p = url;
             break;
         }
     }
 
-    if (p < url + n && *p == ':' && scheme_end == NULL) {
-        gcp_ferrs_add(errs, GCP_FERR_REQUIRED, field, NULL,
-                      "url must be a valid URL: parse %s: missing protocol "
-                      "scheme" GCP_WEBHOOK_FORM,
-                      gcp_wh_q(errs, url, strlen(url)));
+    if (p == end && scheme != NULL && scheme[0] == '\0') {
+        p = url;
+    }
+
+    user = NULL;
+    auth = NULL;
+    aend = NULL;
+    at = NULL;
+
+    if (end - p >= 2 && p[0] == '/' && p[1] == '/') {
+        auth = p + 2;
+        aend = memchr(auth, '/', (size_t) (end - auth));
+        aend = aend ? aend : end;
+
+        for (p = auth; p < aend; p++) {
+            at = *p == '@' ? p : at;
+        }
+
+        if (at) {
+            user = gcp_wh_userinfo(a, auth, (size_t) (at - auth));
+            auth = at + 1;
+        }
+    }
+
+    if (scheme == NULL || query == NULL || (user == NULL && at)) {
+        errs->nomem = 1;
         return;
     }
 
-    if (force_https
-        && (scheme_end == NULL
-            || (size_t) (scheme_end - url) != 5
-            || strncasecmp(url, "https", 5) != 0))
-    {
+    if (force_https && strcasecmp(scheme, "https") != 0) {
         gcp_ferrs_add(errs, GCP_FERR_INVALID, field,
-                      scheme_end ? gcp_wh_q(errs, url,
-                                            (size_t) (scheme_end - url))
-                                 : "\"\"",
+                      gcp_wh_q(errs, scheme, strlen(scheme)),
                       "'https' is the only allowed URL scheme"
                       GCP_WEBHOOK_FORM);
     }
 
-    auth = scheme_end ? scheme_end + 1 : url;
-    auth_end = auth;
-
-    if (auth + 1 < url + n && auth[0] == '/' && auth[1] == '/') {
-        auth += 2;
-
-        for (auth_end = auth; auth_end < url + n && *auth_end != '/'
-                              && *auth_end != '?'; auth_end++)
-        {
-            /* the authority */
-        }
-    }
-
-    at = NULL;
-
-    for (p = auth; p < auth_end; p++) {
-        if (*p == '@') {
-            at = p;
-        }
-    }
-
-    if ((at ? auth_end - at - 1 : auth_end - auth) <= 0) {
+    if (auth == NULL || auth == aend) {
         gcp_ferrs_add(errs, GCP_FERR_INVALID, field, "\"\"",
                       "host must be specified" GCP_WEBHOOK_FORM);
     }
 
-    if (at) {
+    if (user) {
         gcp_ferrs_add(errs, GCP_FERR_INVALID, field,
-                      gcp_wh_q(errs, auth, (size_t) (at - auth)),
+                      gcp_wh_q(errs, user, strlen(user)),
                       "user information is not permitted in the URL");
     }
 
-    if (frag && frag[1]) {
+    if (frag[0]) {
         gcp_ferrs_add(errs, GCP_FERR_INVALID, field,
-                      gcp_wh_q(errs, frag + 1, strlen(frag + 1)),
+                      gcp_wh_q(errs, frag, strlen(frag)),
                       "fragments are not permitted in the URL");
     }
 
-    q = memchr(url, '?', n);
-
-    if (q && (size_t) (url + n - q - 1) > 0) {
+    if (query[0]) {
         gcp_ferrs_add(errs, GCP_FERR_INVALID, field,
-                      gcp_wh_q(errs, q + 1, (size_t) (url + n - q - 1)),
+                      gcp_wh_q(errs, query, strlen(query)),
                       "query parameters are not permitted in the URL");
     }
 }
