@@ -25,6 +25,15 @@ What it answers depends on the path:
     /wrong-uid            allowed, with another uid
     /bad-patch            a JSONPatch making data a number
     /v1beta1              allowed, as an admission.k8s.io/v1beta1 review
+
+and, for CRD conversion webhooks (ConversionReview v1 or v1beta1, answered
+in the version received; see convert()):
+
+    /convert              converts between v1 (spec.count) and v2
+                          (spec.amount), labelling each object
+                          converted-to=VERSION
+    /convert-fail         result Failure "the test refuses to convert"
+    /convert-short        converts, one object missing from the answer
 """
 
 import base64
@@ -38,6 +47,37 @@ import subprocess
 import tempfile
 import threading
 import time
+
+
+def convert(obj, to):
+    """The test's conversion: v1 spec.count is v2 spec.amount."""
+    obj = json.loads(json.dumps(obj))
+    spec = obj.setdefault("spec", {})
+    if to.endswith("/v2") and "count" in spec:
+        spec["amount"] = spec.pop("count")
+    elif to.endswith("/v1") and "amount" in spec:
+        spec["count"] = spec.pop("amount")
+    obj["apiVersion"] = to
+    meta = obj.setdefault("metadata", {})
+    meta.setdefault("labels", {})["converted-to"] = to.split("/")[-1]
+    return obj
+
+
+def _conversion(path, review):
+    request = review.get("request") or {}
+    to = request.get("desiredAPIVersion", "")
+    response = {"uid": request.get("uid", "")}
+    if path == "/convert-fail":
+        response["result"] = {"status": "Failure",
+                              "message": "the test refuses to convert"}
+    else:
+        objs = [convert(o, to) for o in request.get("objects") or []]
+        if path == "/convert-short":
+            objs = objs[1:]
+        response["result"] = {"status": "Success"}
+        response["convertedObjects"] = objs
+    return {"apiVersion": review.get("apiVersion"),
+            "kind": "ConversionReview", "response": response}
 
 
 def _openssl(*args, cwd):
@@ -116,6 +156,10 @@ class _Handler(http.server.BaseHTTPRequestHandler):
             owner.received.append({"path": path, "query": self.path,
                                    "headers": dict(self.headers.items()),
                                    "review": review})
+        if path.startswith("/convert"):
+            self._send(200, _conversion(path, review or {}))
+            return
+
         request = (review or {}).get("request") or {}
         response = {"uid": request.get("uid", ""), "allowed": True}
         obj = request.get("object") or {}

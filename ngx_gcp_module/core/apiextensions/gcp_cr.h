@@ -13,6 +13,7 @@
 
 #include <jansson.h>
 
+#include "gcp_cr_convert.h"
 #include "gcp_crd.h"
 #include "gcp_crd_schema.h"
 #include "gcp_jsonpath.h"
@@ -75,6 +76,7 @@ typedef struct {
     gcp_cr_version_t      *versions;
     size_t                 nversions;
     gcp_cr_version_t      *storage;         /* the storage version */
+    gcp_cr_conversion_t    conversion;      /* spec.conversion */
     unsigned               namespaced:1;
     unsigned               established:1;   /* served */
     unsigned               terminating:1;   /* creates refused */
@@ -132,6 +134,12 @@ extern const gcp_strategy_t  gcp_cr_strategy;
  */
 void gcp_cr_validate(gcp_op_t *op, gcp_ferrs_t *errs, const json_t *obj,
     const json_t *old);
+
+/*
+ * gcp_crd_cache.c: the HTTP client of api's conversion webhooks (one per
+ * process, made at the first call), or NULL when out of memory.
+ */
+gcp_http_t *gcp_crds_http(gcp_api_t *api);
 
 /* gcp_cr_scale.c: serves /scale of a custom resource (strategy serve). */
 int gcp_cr_scale_serve(gcp_op_t *op);

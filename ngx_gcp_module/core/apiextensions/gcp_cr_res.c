@@ -324,7 +324,10 @@ gcp_cr_def_create(const json_t *crd, int64_t rev, const gcp_schema_set_t *set)
     }
 
     def->crd = gcp_json_arena(def->arena, json_deep_copy(crd));
-    if (def->crd == NULL) {
+    if (def->crd == NULL
+        || gcp_cr_conversion_parse(def->arena, def->crd, &def->conversion)
+           != GCP_OK)
+    {
         gcp_cr_def_free(def);
         return NULL;
     }

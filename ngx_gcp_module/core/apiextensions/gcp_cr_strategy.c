@@ -431,7 +431,10 @@ gcp_cr_to_external(gcp_op_t *op, const json_t *stored)
                                         : cr->version->name,
                             cr->def->storage ? cr->def->storage->schema
                                              : NULL);
-    if (obj == NULL || cr->version == cr->def->storage) {
+    if (obj == NULL || cr->version == cr->def->storage
+        || cr->def->conversion.webhook)
+    {
+        /* a webhook converts it later (convert_read) */
         return obj;
     }
 
@@ -498,6 +501,94 @@ gcp_cr_serve(gcp_op_t *op)
 }
 
 
+/* Conversion webhooks on reads (strategy Webhook). */
+
+typedef struct {
+    gcp_op_t     *op;
+    json_t      **objs;
+    void        (*done)(gcp_op_t *op, void *arg);
+    void         *arg;
+} gcp_cr_conv_t;
+
+
+static int
+gcp_cr_converts_on_read(gcp_op_t *op)
+{
+    gcp_cr_res_t  *cr = gcp_cr_of(op);
+
+    return cr->def->conversion.webhook && cr->version != cr->def->storage;
+}
+
+
+static void
+gcp_cr_converted(void *arg, int rc, json_t * const *objs, size_t n,
+    const char *message)
+{
+    size_t          i;
+    json_t         *obj;
+    gcp_cr_conv_t  *cv = arg;
+    gcp_op_t       *op = cv->op;
+
+    if (rc != GCP_OK) {
+        /* upstream's plain error: a 500 without a reason */
+        gcp_op_error(op, rc == GCP_ENOMEM ? GCP_ENOMEM : GCP_EUNKNOWN,
+                     message, NULL);
+        return;
+    }
+
+    for (i = 0; i < n; i++) {
+        obj = json_incref(objs[i]);
+
+        if (gcp_json_sort_keys(obj, 1) != GCP_OK) {
+            json_decref(obj);
+            gcp_op_error(op, GCP_ENOMEM, NULL, NULL);
+            return;
+        }
+
+        cv->objs[i] = gcp_json_arena(op->a, obj);
+    }
+
+    cv->done(op, cv->arg);
+}
+
+
+static void
+gcp_cr_convert_read(gcp_op_t *op, json_t **objs, size_t n, int list,
+    void (*done)(gcp_op_t *op, void *arg), void *arg)
+{
+    gcp_http_t      *http;
+    const char      *to, *in;
+    gcp_cr_conv_t   *cv;
+    gcp_cr_res_t    *cr = gcp_cr_of(op);
+
+    cv = gcp_calloc(op->a, sizeof(gcp_cr_conv_t));
+    http = gcp_crds_http(op->api);
+
+    if (cv == NULL || http == NULL || cr->def->storage == NULL) {
+        gcp_op_error(op, GCP_ENOMEM, NULL, NULL);
+        return;
+    }
+
+    cv->op = op;
+    cv->objs = objs;
+    cv->done = done;
+    cv->arg = arg;
+
+    to = gcp_sprintf(op->a, "%s/%s", cr->def->group, cr->version->name);
+    in = gcp_sprintf(op->a, "%s/%s, Kind=%s", cr->def->group,
+                     cr->def->storage->name,
+                     list ? op->res->list_kind : op->res->kind);
+
+    if (to == NULL || in == NULL
+        || gcp_cr_convert(http, &op->api->conf, op->a, &cr->def->conversion,
+                          in, to, objs, n, list, gcp_cr_converted, cv)
+           != GCP_OK)
+    {
+        gcp_op_error(op, GCP_ENOMEM, NULL, NULL);
+    }
+}
+
+
 const gcp_strategy_t  gcp_cr_strategy = {
     .prune = gcp_cr_prune,
     .defaults = gcp_cr_defaults,
@@ -509,6 +600,8 @@ const gcp_strategy_t  gcp_cr_strategy = {
     .to_external = gcp_cr_to_external,
     .to_internal = gcp_cr_to_internal,
     .served_as_stored = gcp_cr_served_as_stored,
+    .converts_on_read = gcp_cr_converts_on_read,
+    .convert_read = gcp_cr_convert_read,
     .serve = gcp_cr_serve,
     .generation = 1,
 };

@@ -20,6 +20,9 @@
 #define GCP_CRDS_RETRY_MS  1000
 
 
+#define GCP_CRDS_WEBHOOK_CONNS  64     /* conversion webhooks' connections */
+
+
 typedef struct {
     char            *name;
     int64_t          revision;
@@ -38,6 +41,7 @@ typedef struct {
     size_t               n;
     size_t               cap;
     json_t              *schemas;       /* names put into api->schemas */
+    gcp_http_t          *http;          /* conversion webhooks, or NULL */
     unsigned             loading:1;
     unsigned             synced:1;
     unsigned             freed:1;
@@ -555,6 +559,11 @@ gcp_crds_free(gcp_api_t *api)
         api->conf.loop->timer_del(api->conf.loop, c->retry);
     }
 
+    if (c->http) {
+        gcp_http_destroy(c->http);
+        c->http = NULL;
+    }
+
     (void) gcp_registry_set_dynamic(api->registry, NULL, 0);
     (void) gcp_crds_publish_schemas(c, NULL, 0);
     json_decref(c->schemas);
@@ -568,6 +577,23 @@ gcp_crds_free(gcp_api_t *api)
     }
 
     free(c);
+}
+
+
+gcp_http_t *
+gcp_crds_http(gcp_api_t *api)
+{
+    gcp_crds_t  *c = api->crds;
+
+    if (c == NULL) {
+        return NULL;
+    }
+
+    if (c->http == NULL) {
+        c->http = gcp_http_create(api->conf.loop, GCP_CRDS_WEBHOOK_CONNS);
+    }
+
+    return c->http;
 }
 
 

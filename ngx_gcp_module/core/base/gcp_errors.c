@@ -69,6 +69,7 @@ static const gcp_error_info_t  gcp_errors[GCP_ERROR_LAST] = {
     [GCP_EINDOUBT]       = { 500, "",
                              "the request was sent to the storage, its "
                              "outcome is unknown", "GCP_EINDOUBT" },
+    [GCP_EUNKNOWN]       = { 500, "", "unknown error", "GCP_EUNKNOWN" },
 };
 
 

@@ -35,6 +35,7 @@ typedef enum {
     GCP_ENOSPACE,           /* storage: database full             507 */
     GCP_EINDOUBT,           /* storage: a write was sent, its     500 */
                             /* outcome is unknown (it may be done)    */
+    GCP_EUNKNOWN,           /* a plain Go error: no reason        500 */
     GCP_ERROR_LAST
 } gcp_rc_t;
 

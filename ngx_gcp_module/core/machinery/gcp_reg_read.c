@@ -119,13 +119,39 @@ gcp_reg_when_fresh(gcp_op_t *op, int64_t rv, void (*go)(void *data),
 }
 
 
+/* Returns 1 when the strategy converts what reads of op answer itself. */
+static int
+gcp_reg_converts_on_read(gcp_op_t *op)
+{
+    const gcp_strategy_t  *st = op->res->strategy;
+
+    return st && st->convert_read && st->converts_on_read
+           && st->converts_on_read(op);
+}
+
+
 /* get */
+
+
+typedef struct {
+    json_t      *obj;               /* converted (convert_read) */
+} gcp_get_t;
+
+
+static void
+gcp_reg_get_converted(gcp_op_t *op, void *arg)
+{
+    gcp_get_t  *g = arg;
+
+    gcp_output_object(op, 200, NULL, g->obj);
+}
 
 
 static void
 gcp_reg_get_done(void *arg, gcp_store_result_t *res)
 {
     gcp_op_t  *op = arg;
+    gcp_get_t  *g;
 
     if (res->rc == GCP_OK && res->nkvs == 0) {
         res->rc = GCP_ENOTFOUND;
@@ -133,6 +159,21 @@ gcp_reg_get_done(void *arg, gcp_store_result_t *res)
 
     if (res->rc != GCP_OK) {
         gcp_reg_store_error(op, res, op->ri.name);
+        return;
+    }
+
+    if (gcp_reg_converts_on_read(op)) {
+        g = gcp_calloc(op->a, sizeof(gcp_get_t));
+        g->obj = g ? gcp_reg_decode_kv(op, &res->kvs[0]) : NULL;
+
+        if (g == NULL || g->obj == NULL) {
+            gcp_op_error(op, GCP_EINTERNAL, "stored object is corrupt",
+                         NULL);
+            return;
+        }
+
+        op->res->strategy->convert_read(op, &g->obj, 1, 0,
+                                        gcp_reg_get_converted, g);
         return;
     }
 
@@ -224,9 +265,10 @@ gcp_list_filtered(gcp_list_t *l)
 
 
 static void
-gcp_list_respond(gcp_list_t *l)
+gcp_list_converted(gcp_op_t *op, void *arg)
 {
     const char  *cont;
+    gcp_list_t  *l = arg;
 
     cont = NULL;
 
@@ -239,6 +281,36 @@ gcp_list_respond(gcp_list_t *l)
 
     gcp_output_list(l->op, l->kvs, l->objs, l->n, l->rev, cont,
                     cont && !gcp_list_filtered(l) ? l->remaining : -1);
+}
+
+
+static void
+gcp_list_respond(gcp_list_t *l)
+{
+    size_t                 i;
+    gcp_op_t              *op = l->op;
+    const gcp_strategy_t  *st = op->res->strategy;
+
+    if (!gcp_reg_converts_on_read(op) || l->n == 0) {
+        gcp_list_converted(op, l);
+        return;
+    }
+
+    /* every item decoded, then converted in one call */
+
+    for (i = 0; i < l->n; i++) {
+        if (l->objs[i] == NULL) {
+            l->objs[i] = gcp_reg_decode_kv(op, l->kvs[i]);
+
+            if (l->objs[i] == NULL) {
+                gcp_op_error(op, GCP_EINTERNAL, "stored object is corrupt",
+                             NULL);
+                return;
+            }
+        }
+    }
+
+    st->convert_read(op, l->objs, l->n, 1, gcp_list_converted, l);
 }
 
 

@@ -122,6 +122,19 @@ struct gcp_strategy_s {
     int   (*served_as_stored)(gcp_op_t *op, const gcp_kv_t *kv);
 
     /*
+     * Conversion that calls out (CRD conversion webhooks), run by GET and
+     * LIST before they answer when converts_on_read(op) returns 1:
+     * objs[0..n) are what to_external made of
+     * the stored objects (list: the items of a list); the strategy
+     * replaces them (arena references) with the objects in the request's
+     * version and calls done(op, arg), or answers op with the error and
+     * does not.  Called from the loop; done may run before it returns.
+     */
+    int   (*converts_on_read)(gcp_op_t *op);
+    void  (*convert_read)(gcp_op_t *op, json_t **objs, size_t n, int list,
+                          void (*done)(gcp_op_t *op, void *arg), void *arg);
+
+    /*
      * A request the strategy serves itself (a subresource such as
      * /scale): returns 1 when it took op (and answers it), 0 to go on
      * with the generic handling.
