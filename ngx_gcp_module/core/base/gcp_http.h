@@ -91,6 +91,8 @@ typedef struct {
     size_t                max_body;     /* unconsumed answer bytes kept */
                                         /* at most; 0: no limit */
     unsigned              tcp_keepalive:1;  /* probes on an idle stream */
+    unsigned              insecure:1;       /* the server's certificate */
+                                            /* not verified */
 } gcp_http_opts_t;
 
 
