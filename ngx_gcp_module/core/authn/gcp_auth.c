@@ -73,6 +73,19 @@ gcp_auth_strv_free(char **v)
 }
 
 
+size_t
+gcp_auth_strv_len(char * const *v)
+{
+    size_t  n;
+
+    for (n = 0; v && v[n]; n++) {
+        /* void */
+    }
+
+    return n;
+}
+
+
 int
 gcp_auth_strv_has(char * const *v, const char *s)
 {
@@ -132,6 +145,76 @@ gcp_auth_extra_key(gcp_arena_t *a, const char *s)
 }
 
 
+const char **
+gcp_auth_consumed_headers(gcp_arena_t *a, const gcp_auth_t *auth)
+{
+    size_t         n, k;
+    const char   **out;
+    char * const  *lists[3];
+    char * const  *p;
+
+    static char *  user_headers[] = { "X-Remote-User", NULL };
+    static char *  group_headers[] = { "X-Remote-Group", NULL };
+    static char *  extra_prefixes[] = { "X-Remote-Extra-", NULL };
+
+    static const char * const  fixed[] = {
+        "Authorization", "Impersonate-User", "Impersonate-Group",
+        "Impersonate-Uid", "Impersonate-Extra-*", NULL
+    };
+
+    lists[0] = auth ? auth->user_headers : user_headers;
+    lists[1] = auth ? auth->group_headers : group_headers;
+    lists[2] = auth ? auth->extra_prefixes : extra_prefixes;
+
+    n = gcp_nelems(fixed);
+
+    for (k = 0; k < 3; k++) {
+        n += gcp_auth_strv_len(lists[k]);
+    }
+
+    out = gcp_alloc(a, n * sizeof(char *));
+    if (out == NULL) {
+        return NULL;
+    }
+
+    for (n = 0; fixed[n]; n++) {
+        out[n] = fixed[n];
+    }
+
+    for (k = 0; k < 3; k++) {
+        for (p = lists[k]; p && *p; p++) {
+            out[n++] = (k == 2) ? gcp_sprintf(a, "%s*", *p) : *p;
+
+            if (out[n - 1] == NULL) {
+                return NULL;
+            }
+        }
+    }
+
+    out[n] = NULL;
+
+    return out;
+}
+
+
+void
+gcp_auth_info(const gcp_auth_t *auth, gcp_auth_info_t *info)
+{
+    memset(info, 0, sizeof(gcp_auth_info_t));
+
+    if (auth == NULL) {
+        return;
+    }
+
+    info->client_ca = auth->client_ca_pem;
+    info->requestheader_ca = auth->proxy_ca_pem;
+    info->allowed_names = (const char * const *) auth->proxy_names;
+    info->username_headers = (const char * const *) auth->user_headers;
+    info->group_headers = (const char * const *) auth->group_headers;
+    info->extra_prefixes = (const char * const *) auth->extra_prefixes;
+}
+
+
 /* configuration */
 
 
@@ -154,15 +237,15 @@ gcp_auth_create(const gcp_auth_conf_t *conf, char *err, size_t errlen)
     auth->anonymous = conf->anonymous;
 
     if (conf->client_ca_file
-        && gcp_auth_ca_load(conf->client_ca_file, &auth->client_ca, err,
-                            errlen) != GCP_OK)
+        && gcp_auth_ca_load(conf->client_ca_file, &auth->client_ca,
+                            &auth->client_ca_pem, err, errlen) != GCP_OK)
     {
         goto failed;
     }
 
     if (conf->requestheader_ca_file) {
         if (gcp_auth_ca_load(conf->requestheader_ca_file, &auth->proxy_ca,
-                             err, errlen) != GCP_OK)
+                             &auth->proxy_ca_pem, err, errlen) != GCP_OK)
         {
             goto failed;
         }
@@ -217,6 +300,8 @@ gcp_auth_destroy(gcp_auth_t *auth)
 
     X509_STORE_free(auth->client_ca);
     X509_STORE_free(auth->proxy_ca);
+    free(auth->client_ca_pem);
+    free(auth->proxy_ca_pem);
     gcp_auth_strv_free(auth->proxy_names);
     gcp_auth_strv_free(auth->user_headers);
     gcp_auth_strv_free(auth->group_headers);

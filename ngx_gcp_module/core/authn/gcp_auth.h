@@ -145,6 +145,38 @@ int gcp_auth_issuer_discovery(gcp_op_t *op);
 int gcp_auth_issuer_served(const gcp_api_t *api);
 
 
+/*
+ * The request headers authentication consumes, which a request proxied on
+ * must not carry (upstream's filters remove them): Authorization, the
+ * impersonation headers, the front-proxy user, group and extra headers
+ * (auth may be NULL: the defaults).  Returns a NULL-terminated array
+ * (arena), where a name ending in '*' stands for a prefix, or NULL when
+ * out of memory.
+ */
+const char **gcp_auth_consumed_headers(gcp_arena_t *a,
+    const gcp_auth_t *auth);
+
+
+/*
+ * What clients of this server need to know of its authentication, as
+ * kube-apiserver publishes it in the ConfigMap
+ * kube-system/extension-apiserver-authentication: the CAs (PEM) of client
+ * certificates and of the front proxy, the names the front proxy may
+ * have, its headers.  Borrowed from auth (NULL: everything NULL); lists
+ * NULL-terminated.
+ */
+typedef struct {
+    const char          *client_ca;
+    const char          *requestheader_ca;
+    const char * const  *allowed_names;
+    const char * const  *username_headers;
+    const char * const  *group_headers;
+    const char * const  *extra_prefixes;
+} gcp_auth_info_t;
+
+void gcp_auth_info(const gcp_auth_t *auth, gcp_auth_info_t *info);
+
+
 /* Token authentication alone (TokenReview). */
 
 typedef struct {

@@ -34,8 +34,10 @@ typedef struct gcp_auth_cert_cache_s  gcp_auth_cert_cache_t;
 
 struct gcp_auth_s {
     X509_STORE         *client_ca;          /* NULL: no X.509 users */
+    char               *client_ca_pem;
 
     X509_STORE         *proxy_ca;           /* NULL: no front proxy */
+    char               *proxy_ca_pem;
     char              **proxy_names;        /* allowed CNs; empty: any */
     char              **user_headers;
     char              **group_headers;
@@ -74,6 +76,9 @@ int gcp_auth_issuer_usable(const char *issuer);
 char **gcp_auth_strv(const char * const *list, const char *def);
 void gcp_auth_strv_free(char **v);
 
+/* Returns the number of strings of the NULL-terminated list v. */
+size_t gcp_auth_strv_len(char * const *v);
+
 /* Returns 1 when s is in the NULL-terminated list v. */
 int gcp_auth_strv_has(char * const *v, const char *s);
 
@@ -90,9 +95,12 @@ const char *gcp_auth_extra_key(gcp_arena_t *a, const char *s);
 
 /* gcp_auth_x509.c */
 
-/* Loads the certificates of a PEM file as trust anchors. */
-int gcp_auth_ca_load(const char *path, X509_STORE **out, char *err,
-    size_t errlen);
+/*
+ * Loads the certificates of a PEM file as trust anchors, into *out, and
+ * the same certificates as PEM into *pem (malloc'd, the caller's).
+ */
+int gcp_auth_ca_load(const char *path, X509_STORE **out, char **pem,
+    char *err, size_t errlen);
 
 /*
  * Verifies a PEM chain (leaf first, then intermediates) for client

@@ -18,12 +18,14 @@
 
 
 int
-gcp_auth_ca_load(const char *path, X509_STORE **out, char *err,
-    size_t errlen)
+gcp_auth_ca_load(const char *path, X509_STORE **out, char **pem,
+    char *err, size_t errlen)
 {
     int          n;
-    BIO         *bio;
+    BIO         *bio, *mem;
     X509        *x;
+    long         len;
+    char        *data;
     X509_STORE  *store;
 
     bio = BIO_new_file(path, "r");
@@ -40,11 +42,18 @@ gcp_auth_ca_load(const char *path, X509_STORE **out, char *err,
         return GCP_ENOMEM;
     }
 
+    /* the certificates also as PEM again, for those who publish them */
+
+    mem = BIO_new(BIO_s_mem());
     n = 0;
 
     while ((x = PEM_read_bio_X509(bio, NULL, NULL, NULL)) != NULL) {
         if (X509_STORE_add_cert(store, x) == 1) {
             n++;
+        }
+
+        if (mem) {
+            PEM_write_bio_X509(mem, x);
         }
 
         X509_free(x);
@@ -53,10 +62,15 @@ gcp_auth_ca_load(const char *path, X509_STORE **out, char *err,
     BIO_free(bio);
     ERR_clear_error();
 
-    if (n == 0) {
+    len = mem ? BIO_get_mem_data(mem, &data) : 0;
+    *pem = (n && len > 0) ? strndup(data, (size_t) len) : NULL;
+    BIO_free(mem);
+
+    if (n == 0 || *pem == NULL) {
         X509_STORE_free(store);
-        snprintf(err, errlen, "no certificate in \"%s\"", path);
-        return GCP_EINVALID;
+        snprintf(err, errlen, n ? "out of memory"
+                                : "no certificate in \"%s\"", path);
+        return n ? GCP_ENOMEM : GCP_EINVALID;
     }
 
     *out = store;

@@ -18,6 +18,14 @@
  *                               to system:serviceaccounts
  *   admin, edit, view           aggregated from the system:aggregate-to-*
  *                               roles (and each other) by label
+ *   system:auth-delegator       TokenReviews and SubjectAccessReviews, for
+ *                               servers that delegate authentication and
+ *                               authorization here (unbound)
+ *   kube-system Role extension-apiserver-authentication-reader
+ *                               reads the ConfigMap of that name, bound
+ *                               (system::extension-apiserver-authentication-
+ *                               reader) to system:kube-controller-manager
+ *                               and system:kube-scheduler
  *
  * Rules are written as upstream stores them (lists sorted).  Every object
  * carries the label kubernetes.io/bootstrapping=rbac-defaults and the
@@ -66,6 +74,16 @@ typedef struct {
 } gcp_rbac_boot_binding_t;
 
 
+/* A Role of kube-system: one rule, on named objects, and its binding. */
+typedef struct {
+    const char                  *name;
+    gcp_rbac_boot_rule_t         rule;
+    const char * const          *names;         /* resourceNames */
+    const char                  *binding;
+    const char * const          *users;         /* the binding's */
+} gcp_rbac_boot_ns_role_t;
+
+
 static const gcp_rbac_boot_rule_t  gcp_rbac_cluster_admin[] = {
     { L("*"), L("*"), L("*"), NULL },
     { L("*"), NULL, NULL, L("*") },
@@ -97,6 +115,13 @@ static const gcp_rbac_boot_rule_t  gcp_rbac_sa_issuer_discovery[] = {
     { L("get"), NULL, NULL, L("/.well-known/openid-configuration",
       "/.well-known/openid-configuration/", "/openid/v1/jwks",
       "/openid/v1/jwks/") },
+};
+
+
+static const gcp_rbac_boot_rule_t  gcp_rbac_auth_delegator[] = {
+    { L("create"), L("authentication.k8s.io"), L("tokenreviews"), NULL },
+    { L("create"), L("authorization.k8s.io"), L("subjectaccessreviews"),
+      NULL },
 };
 
 
@@ -190,6 +215,17 @@ static const gcp_rbac_boot_role_t  gcp_rbac_boot_roles[] = {
       GCP_RBAC_RULES(gcp_rbac_aggregate_to_edit) },
     { "system:aggregate-to-view", "view", NULL,
       GCP_RBAC_RULES(gcp_rbac_aggregate_to_view) },
+    { "system:auth-delegator", NULL, NULL,
+      GCP_RBAC_RULES(gcp_rbac_auth_delegator) },
+};
+
+
+static const gcp_rbac_boot_ns_role_t  gcp_rbac_boot_system_roles[] = {
+    { "extension-apiserver-authentication-reader",
+      { GCP_RBAC_READ, L(""), L("configmaps"), NULL },
+      L("extension-apiserver-authentication"),
+      "system::extension-apiserver-authentication-reader",
+      L("system:kube-controller-manager", "system:kube-scheduler") },
 };
 
 
@@ -342,19 +378,81 @@ gcp_rbac_boot_binding(gcp_arena_t *a, const gcp_rbac_boot_binding_t *b)
 }
 
 
-/* Bootstrap object i: the roles first, then the bindings. */
+/* A Role of kube-system (binding 0) or its RoleBinding (binding 1). */
+static json_t *
+gcp_rbac_boot_ns_object(gcp_arena_t *a, const gcp_rbac_boot_ns_role_t *role,
+    int binding)
+{
+    size_t   i;
+    json_t  *meta, *subjects, *rule;
+
+    meta = gcp_rbac_boot_meta(a, binding ? role->binding : role->name, NULL);
+
+    if (meta == NULL
+        || json_object_set_new(meta, "namespace", json_string("kube-system"))
+           != 0)
+    {
+        json_decref(meta);
+        return NULL;
+    }
+
+    if (binding) {
+        subjects = json_array();
+
+        for (i = 0; subjects && role->users[i]; i++) {
+            json_array_append_new(subjects,
+                                  json_pack("{s:s, s:s, s:s}", "kind", "User",
+                                            "apiGroup", GCP_RBAC_GROUP,
+                                            "name", role->users[i]));
+        }
+
+        return json_pack("{s:s, s:s, s:o, s:o, s:{s:s, s:s, s:s}}",
+                         "kind", "RoleBinding",
+                         "apiVersion", "rbac.authorization.k8s.io/v1",
+                         "metadata", meta, "subjects", subjects,
+                         "roleRef", "apiGroup", GCP_RBAC_GROUP,
+                         "kind", "Role", "name", role->name);
+    }
+
+    rule = json_pack("{s:o, s:o, s:o, s:o}",
+                     "verbs", gcp_rbac_boot_list(role->rule.verbs),
+                     "apiGroups", gcp_rbac_boot_list(role->rule.groups),
+                     "resources", gcp_rbac_boot_list(role->rule.resources),
+                     "resourceNames", gcp_rbac_boot_list(role->names));
+
+    return json_pack("{s:s, s:s, s:o, s:[o]}",
+                     "kind", "Role",
+                     "apiVersion", "rbac.authorization.k8s.io/v1",
+                     "metadata", meta, "rules", rule);
+}
+
+
+/*
+ * Bootstrap object i: the cluster roles first, then the cluster role
+ * bindings, then each role of kube-system followed by its binding.
+ */
 
 static int
 gcp_rbac_boot_make(void *data, size_t i, gcp_arena_t *a, gcp_str_t *key,
     gcp_str_t *value)
 {
-    size_t                 nroles;
-    json_t                *obj;
-    const gcp_resource_t  *res;
+    size_t                          nroles, nbindings;
+    json_t                         *obj;
+    const gcp_resource_t           *res;
+    const gcp_rbac_boot_ns_role_t  *nr;
 
     nroles = gcp_nelems(gcp_rbac_boot_roles);
+    nbindings = gcp_nelems(gcp_rbac_boot_bindings);
 
-    if (i < nroles) {
+    if (i >= nroles + nbindings) {
+        i -= nroles + nbindings;
+        nr = &gcp_rbac_boot_system_roles[i / 2];
+        res = (i % 2) ? &gcp_type_rolebindings : &gcp_type_roles;
+        obj = gcp_rbac_boot_ns_object(a, nr, (int) (i % 2));
+        *key = gcp_object_key(a, res, "kube-system",
+                              (i % 2) ? nr->binding : nr->name);
+
+    } else if (i < nroles) {
         res = &gcp_type_clusterroles;
         obj = gcp_rbac_boot_role(a, &gcp_rbac_boot_roles[i]);
         *key = gcp_object_key(a, res, "", gcp_rbac_boot_roles[i].name);
@@ -383,6 +481,7 @@ gcp_rbac_bootstrap(gcp_api_t *api, void (*done)(void *arg, int rc),
 {
     gcp_seed(api->store,
              gcp_nelems(gcp_rbac_boot_roles)
-             + gcp_nelems(gcp_rbac_boot_bindings),
+             + gcp_nelems(gcp_rbac_boot_bindings)
+             + 2 * gcp_nelems(gcp_rbac_boot_system_roles),
              gcp_rbac_boot_make, NULL, done, arg);
 }

@@ -29,7 +29,8 @@ gcp_client_done(gcp_request_t *req, gcp_response_t *resp)
     gcp_client_resp_t   r;
     gcp_client_call_t  *c = (gcp_client_call_t *) req;
 
-    r.status = resp->status;
+    /* a request for another server: not for the in-process client */
+    r.status = resp->proxy ? 503 : resp->status;
     r.body = resp->body;
     r.json = NULL;
 

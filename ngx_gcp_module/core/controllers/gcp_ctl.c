@@ -43,6 +43,12 @@ static const struct {
       GCP_CTL_CLUSTERROLE_AGG },
     { "priority-and-fairness-config", "priority-and-fairness",
       GCP_CTL_APF },
+    { "apiservice-registration-controller", "apiservice-registration",
+      GCP_CTL_APISERVICE_REGISTRATION },
+    { "apiservice-status-available-controller", "apiservice-availability",
+      GCP_CTL_APISERVICE_AVAILABLE },
+    { "cluster-authentication-trust-controller",
+      "cluster-authentication-trust", GCP_CTL_AUTH_TRUST },
 };
 
 

@@ -32,7 +32,13 @@
                                         /* controller */
 #define GCP_CTL_APF             0x40    /* priority-and-fairness-config: */
                                         /* kube-apiserver's own */
-#define GCP_CTL_ALL             0x7f
+#define GCP_CTL_APISERVICE_REGISTRATION 0x80    /* apiservice-registration- */
+                                                /* controller */
+#define GCP_CTL_APISERVICE_AVAILABLE    0x100   /* apiservice-status- */
+                                                /* available-controller */
+#define GCP_CTL_AUTH_TRUST              0x200   /* cluster-authentication- */
+                                                /* trust-controller */
+#define GCP_CTL_ALL             0x3ff
 
 
 typedef struct {

@@ -22,7 +22,7 @@
 #include "gcp_registry.h"
 
 
-#define GCP_CTL_NCONTROLLERS   7
+#define GCP_CTL_NCONTROLLERS   10
 
 #define GCP_CTL_LEASE_MS       15000
 #define GCP_CTL_RENEW_MS       10000
@@ -108,6 +108,9 @@ extern const gcp_ctl_controller_t  gcp_ctl_quota_controller;
 extern const gcp_ctl_controller_t  gcp_ctl_cragg_controller;
 extern const gcp_ctl_controller_t  gcp_ctl_crd_controller;
 extern const gcp_ctl_controller_t  gcp_ctl_apf_controller;
+extern const gcp_ctl_controller_t  gcp_ctl_apisvc_controller;
+extern const gcp_ctl_controller_t  gcp_ctl_apisvc_avail_controller;
+extern const gcp_ctl_controller_t  gcp_ctl_authtrust_controller;
 
 
 /* What the run knows of a namespace. */

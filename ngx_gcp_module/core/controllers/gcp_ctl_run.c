@@ -30,6 +30,9 @@ static const gcp_ctl_controller_t * const  gcp_ctl_all[] = {
     &gcp_ctl_quota_controller,
     &gcp_ctl_cragg_controller,
     &gcp_ctl_apf_controller,
+    &gcp_ctl_apisvc_controller,
+    &gcp_ctl_apisvc_avail_controller,
+    &gcp_ctl_authtrust_controller,
 };
 
 

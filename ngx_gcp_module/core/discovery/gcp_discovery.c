@@ -10,7 +10,7 @@
 #include <stdlib.h>
 
 #include "gcp_json.h"
-#include "gcp_discovery.h"
+#include "gcp_discovery_int.h"
 #include "gcp_reg.h"
 
 
@@ -137,80 +137,6 @@ gcp_disc_resources(gcp_op_t *op, const char *group, const char *version,
 }
 
 
-/* The groups served, in registry order ("" first when present). */
-
-static size_t
-gcp_disc_groups(gcp_op_t *op, const char ***out)
-{
-    size_t           i, j, n;
-    gcp_registry_t  *reg = op->api->registry;
-    const char     **groups;
-
-    groups = gcp_alloc(op->a, (reg->n + 1) * sizeof(char *));
-    if (groups == NULL) {
-        *out = NULL;
-        return 0;
-    }
-
-    n = 0;
-
-    for (i = 0; i < reg->n; i++) {
-        for (j = 0; j < n; j++) {
-            if (strcmp(groups[j], reg->resources[i]->group) == 0) {
-                break;
-            }
-        }
-
-        if (j == n) {
-            groups[n++] = reg->resources[i]->group;
-        }
-    }
-
-    *out = groups;
-
-    return n;
-}
-
-
-/* The versions of a group, preferred first. */
-
-static size_t
-gcp_disc_versions(gcp_op_t *op, const char *group, const char ***out)
-{
-    size_t           i, j, n;
-    gcp_registry_t  *reg = op->api->registry;
-    const char     **versions;
-
-    versions = gcp_alloc(op->a, (reg->n + 1) * sizeof(char *));
-    if (versions == NULL) {
-        *out = NULL;
-        return 0;
-    }
-
-    n = 0;
-
-    for (i = 0; i < reg->n; i++) {
-        if (strcmp(reg->resources[i]->group, group) != 0) {
-            continue;
-        }
-
-        for (j = 0; j < n; j++) {
-            if (strcmp(versions[j], reg->resources[i]->version) == 0) {
-                break;
-            }
-        }
-
-        if (j == n) {
-            versions[n++] = reg->resources[i]->version;
-        }
-    }
-
-    *out = versions;
-
-    return n;
-}
-
-
 static void
 gcp_disc_gv(gcp_buf_t *b, const char *group, const char *version)
 {
@@ -226,29 +152,26 @@ gcp_disc_gv(gcp_buf_t *b, const char *group, const char *version)
 
 
 static void
-gcp_disc_group(gcp_op_t *op, gcp_buf_t *b, const char *group, int kind)
+gcp_disc_group(gcp_buf_t *b, const gcp_disc_group_t *g, int kind)
 {
-    size_t        i, n;
-    const char  **versions;
-
-    n = gcp_disc_versions(op, group, &versions);
+    size_t  i;
 
     gcp_buf_printf(b, "{%s\"name\":\"%s\",\"versions\":[",
                    kind ? "\"kind\":\"APIGroup\",\"apiVersion\":\"v1\"," : "",
-                   group);
+                   g->name);
 
-    for (i = 0; i < n; i++) {
+    for (i = 0; i < g->nversions; i++) {
         if (i) {
             gcp_buf_addc(b, ',');
         }
 
-        gcp_disc_gv(b, group, versions[i]);
+        gcp_disc_gv(b, g->name, g->versions[i].version);
     }
 
     gcp_buf_addstr(b, "],\"preferredVersion\":");
 
-    if (n) {
-        gcp_disc_gv(b, group, versions[0]);
+    if (g->nversions) {
+        gcp_disc_gv(b, g->name, g->versions[0].version);
 
     } else {
         gcp_buf_addstr(b, "{}");
@@ -372,27 +295,37 @@ gcp_disc_agg_resource(gcp_buf_t *b, const gcp_resource_t *r)
 
 
 static void
-gcp_disc_agg_group(gcp_op_t *op, gcp_buf_t *b, const char *group)
+gcp_disc_agg_group(gcp_op_t *op, gcp_buf_t *b, const gcp_disc_group_t *g)
 {
-    size_t                  i, j, n, nv;
-    const char            **versions;
-    const gcp_resource_t  **res;
-
-    nv = gcp_disc_versions(op, group, &versions);
+    size_t                     i, j, n;
+    const gcp_resource_t     **res;
+    const gcp_disc_version_t  *v;
 
     gcp_buf_addstr(b, "{\"metadata\":{");
 
-    if (group[0]) {
-        gcp_buf_printf(b, "\"name\":\"%s\",", group);
+    if (g->name[0]) {
+        gcp_buf_printf(b, "\"name\":\"%s\",", g->name);
     }
 
     gcp_buf_addstr(b, "\"creationTimestamp\":null},\"versions\":[");
 
-    for (i = 0; i < nv; i++) {
-        gcp_buf_printf(b, "%s{\"version\":\"%s\",\"resources\":[",
-                       i ? "," : "", versions[i]);
+    for (i = 0; i < g->nversions; i++) {
+        v = &g->versions[i];
 
-        n = gcp_disc_resources(op, group, versions[i], &res);
+        gcp_buf_printf(b, "%s{\"version\":\"%s\",\"resources\":[",
+                       i ? "," : "", v->version);
+
+        if (v->remote) {
+            /* the last document its server gave; stale when it is down */
+
+            gcp_disc_agg_remote(b, v->remote->discovery);
+            gcp_buf_printf(b, "],\"freshness\":\"%s\"}",
+                           v->remote->available && v->remote->discovery
+                           ? "Current" : "Stale");
+            continue;
+        }
+
+        n = gcp_disc_resources(op, g->name, v->version, &res);
 
         for (j = 0; j < n; j++) {
             if (j) {
@@ -412,19 +345,19 @@ gcp_disc_agg_group(gcp_op_t *op, gcp_buf_t *b, const char *group)
 static void
 gcp_disc_aggregated(gcp_op_t *op, gcp_buf_t *b, int core)
 {
-    size_t        i, n;
-    int           first;
-    const char  **groups;
+    size_t             i, n;
+    int                first;
+    gcp_disc_group_t  *groups;
 
     gcp_buf_printf(b, "{\"kind\":\"APIGroupDiscoveryList\",\"apiVersion\":"
                    "\"apidiscovery.k8s.io/%s\",\"metadata\":{},\"items\":[",
                    op->media.version);
 
-    n = gcp_disc_groups(op, &groups);
+    n = gcp_disc_model(op, &groups);
     first = 1;
 
     for (i = 0; i < n; i++) {
-        if ((groups[i][0] == '\0') != core) {
+        if ((groups[i].name[0] == '\0') != core) {
             continue;
         }
 
@@ -433,7 +366,7 @@ gcp_disc_aggregated(gcp_op_t *op, gcp_buf_t *b, int core)
         }
 
         first = 0;
-        gcp_disc_agg_group(op, b, groups[i]);
+        gcp_disc_agg_group(op, b, &groups[i]);
     }
 
     gcp_buf_addstr(b, "]}");
@@ -505,11 +438,13 @@ gcp_disc_not_acceptable(gcp_op_t *op)
 int
 gcp_discovery_handle(gcp_op_t *op)
 {
-    int                    agg;
-    size_t                 i, n, nparts;
-    gcp_buf_t              b;
-    const char           **parts, **groups;
-    gcp_status_details_t   d;
+    int                      agg;
+    size_t                   i, n, nparts;
+    gcp_buf_t                b;
+    const char             **parts;
+    gcp_disc_group_t        *groups;
+    gcp_status_details_t     d;
+    const gcp_disc_group_t  *g;
 
     parts = op->ri.parts;
     nparts = op->ri.nparts;
@@ -568,10 +503,10 @@ gcp_discovery_handle(gcp_op_t *op)
         gcp_buf_addstr(&b, "{\"kind\":\"APIGroupList\",\"apiVersion\":\"v1\","
                            "\"groups\":[");
 
-        n = gcp_disc_groups(op, &groups);
+        n = gcp_disc_model(op, &groups);
 
         for (i = 0; i < n; i++) {
-            if (groups[i][0] == '\0') {
+            if (groups[i].name[0] == '\0') {
                 continue;
             }
 
@@ -579,25 +514,30 @@ gcp_discovery_handle(gcp_op_t *op)
                 gcp_buf_addc(&b, ',');
             }
 
-            gcp_disc_group(op, &b, groups[i], 0);
+            gcp_disc_group(&b, &groups[i], 0);
         }
 
         gcp_buf_addstr(&b, "]}");
 
     } else if (nparts == 2 && strcmp(parts[0], "apis") == 0) {
-        if (gcp_disc_versions(op, parts[1], &groups) == 0) {
+        n = gcp_disc_model(op, &groups);
+        g = gcp_disc_model_group(groups, n, parts[1]);
+
+        if (g == NULL) {
             gcp_op_text(op, 404, "404 page not found\n");
             return 1;
         }
 
-        gcp_disc_group(op, &b, parts[1], 1);
+        gcp_disc_group(&b, g, 1);
 
     } else {
         const char  *group = nparts == 3 ? parts[1] : "";
         const char  *version = nparts == 3 ? parts[2] : parts[1];
 
         if (!gcp_registry_has_gv(op->api->registry, group, version)) {
-            if (group[0] && gcp_disc_versions(op, group, &groups) == 0) {
+            n = group[0] ? gcp_disc_model(op, &groups) : 0;
+
+            if (group[0] && gcp_disc_model_group(groups, n, group) == NULL) {
                 gcp_op_text(op, 404, "404 page not found\n");
                 return 1;
             }

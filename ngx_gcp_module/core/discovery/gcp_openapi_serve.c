@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "gcp_openapi.h"
+#include "gcp_openapi_agg.h"
 #include "gcp_openapi_serve.h"
 #include "gcp_reg.h"
 
@@ -32,6 +33,7 @@ typedef struct {
     gcp_oa_doc_t  *docs;
     uint64_t       generation;      /* the registry's, when built */
     char           last_modified[64];
+    uint64_t       agg_generation;  /* of the delegated documents */
 } gcp_oa_cache_t;
 
 
@@ -39,14 +41,24 @@ static gcp_oa_cache_t *
 gcp_oa_cache(gcp_api_t *api)
 {
     time_t           now;
+    uint64_t         gen;
+    gcp_agg_t       *agg;
     struct tm        tm;
     gcp_oa_cache_t  *c;
 
     c = api->openapi;
 
-    /* the served resources changed (custom resources): build again */
+    /*
+     * the served resources (custom resources) or the documents of
+     * delegated group-versions changed: built again
+     */
 
-    if (c && c->generation != api->registry->generation) {
+    agg = gcp_agg(api);
+    gen = agg ? gcp_agg_generation(agg) : 0;
+
+    if (c && (c->generation != api->registry->generation
+              || c->agg_generation != gen))
+    {
         gcp_openapi_cache_free(api);
         c = NULL;
     }
@@ -60,6 +72,7 @@ gcp_oa_cache(gcp_api_t *api)
         return NULL;
     }
 
+    c->agg_generation = gen;
     now = time(NULL);
     gmtime_r(&now, &tm);
     strftime(c->last_modified, sizeof(c->last_modified),
@@ -233,6 +246,7 @@ gcp_oa_get(gcp_op_t *op, const char *key)
     json_t          *doc;
     char            *bytes;
     size_t           len;
+    gcp_agg_t       *agg;
     gcp_oa_doc_t    *d;
     gcp_oa_cache_t  *c;
     gcp_registry_t  *reg = op->api->registry;
@@ -259,16 +273,32 @@ gcp_oa_get(gcp_op_t *op, const char *key)
         return NULL;
     }
 
+    agg = gcp_agg(op->api);
+
     if (strcmp(key, "v2") == 0) {
         doc = gcp_openapi_v2(op->api->schemas, reg->resources, reg->n,
                              NULL);
 
+        if (doc && gcp_openapi_agg_v2(agg, doc) != GCP_OK) {
+            json_decref(doc);
+            doc = NULL;
+        }
+
     } else if (strcmp(key, "v3") == 0) {
         doc = gcp_openapi_v3_index(op->api->schemas, reg->resources, reg->n);
 
+        if (doc && gcp_openapi_agg_v3_index(agg, doc) != GCP_OK) {
+            json_decref(doc);
+            doc = NULL;
+        }
+
     } else {
-        doc = gcp_openapi_v3_doc(op->api->schemas, reg->resources, reg->n,
-                                 key + 3);
+        doc = gcp_openapi_agg_v3_doc(agg, key + 3);
+
+        if (doc == NULL) {
+            doc = gcp_openapi_v3_doc(op->api->schemas, reg->resources,
+                                     reg->n, key + 3);
+        }
     }
 
     if (doc == NULL) {

@@ -82,6 +82,20 @@ gcp_op_respond(gcp_op_t *op, int status, const char *content_type,
 
 
 void
+gcp_op_proxy(gcp_op_t *op, const gcp_proxy_t *proxy)
+{
+    if (op->responded) {
+        return;
+    }
+
+    op->responded = 1;
+    op->resp.proxy = proxy;
+
+    op->req->done(op->req, &op->resp);
+}
+
+
+void
 gcp_op_respond_buf(gcp_op_t *op, int status, gcp_buf_t *b)
 {
     gcp_str_t  body;

@@ -43,6 +43,7 @@ struct gcp_api_s {
     void               *rbac;           /* gcp_rbac.c's state, or NULL */
     void               *crds;           /* gcp_crd_cache.c's, or NULL */
     void               *apf;            /* gcp_apf.c's state, or NULL */
+    void               *aggregator;     /* gcp_agg_t, or NULL */
     uint64_t            start_ms;
     unsigned            ready:1;
 };
@@ -82,6 +83,12 @@ void gcp_op_warning(gcp_op_t *op, const char *text);
  */
 void gcp_op_respond(gcp_op_t *op, int status, const char *content_type,
     gcp_str_t body);
+
+/*
+ * Completes the request by handing it to another server (proxy, borrowed
+ * until the request ends: arena memory).  The op must not be used after.
+ */
+void gcp_op_proxy(gcp_op_t *op, const gcp_proxy_t *proxy);
 
 /* Completes the request with a JSON body held in a buffer. */
 void gcp_op_respond_buf(gcp_op_t *op, int status, gcp_buf_t *b);

@@ -61,6 +61,38 @@ typedef struct {
 } gcp_stream_ops_t;
 
 
+/*
+ * A request the core hands to another server instead of answering it
+ * (an aggregated API's extension server): the adapter sends it there as
+ * received (method, path and query, headers, the body streamed) over TLS,
+ * without the hop-by-hop headers and those in remove, with those in set,
+ * and passes the answer back as it arrives.  The adapter's own client
+ * certificate authenticates it to the server.  Everything lives in the
+ * request's arena.
+ */
+typedef struct {
+    /*
+     * Where: the nginx upstream block named "UPSTREAM:PORT", else the one
+     * named UPSTREAM, else UPSTREAM resolved by DNS, port port.
+     */
+    const char           *upstream;         /* "NAME.NAMESPACE.svc" */
+    int                   port;
+
+    const char           *server_name;      /* TLS: SNI, name verified */
+    gcp_str_t             ca;               /* PEM trust anchors; empty: */
+                                            /* the system's */
+    unsigned              insecure:1;       /* certificate not verified */
+    unsigned              long_running:1;   /* a watch, an upgrade: no */
+                                            /* read timeout */
+
+    const gcp_header_t   *set;              /* headers added */
+    size_t                nset;
+    const char * const   *remove;           /* NULL-terminated names of */
+                                            /* request headers dropped; */
+                                            /* "X-A-*": a prefix */
+} gcp_proxy_t;
+
+
 typedef struct {
     int            status;          /* HTTP status */
     const char    *content_type;    /* NULL: no Content-Type */
@@ -68,6 +100,8 @@ typedef struct {
     size_t         nheaders;
     gcp_str_t      body;            /* owned by the request's arena */
     unsigned       streaming:1;     /* chunked; more via req->stream */
+
+    const gcp_proxy_t  *proxy;      /* set: no answer, proxy the request */
 } gcp_response_t;
 
 
@@ -149,8 +183,17 @@ typedef struct {
 
     const gcp_admission_conf_t  *admission;     /* plugins; NULL: the */
                                                 /* default ones */
+
+    /*
+     * Where services are (the adapter's nginx upstream blocks), and
+     * whether other names are looked up in DNS; the client certificate
+     * (PEM files) that proves this server to aggregated API servers.
+     */
     const gcp_service_t         *services;      /* borrowed */
     size_t                       nservices;
+    unsigned                     service_dns:1;
+    const char                  *proxy_cert;
+    const char                  *proxy_key;
 } gcp_api_conf_t;
 
 

@@ -10,6 +10,7 @@
 #include "gcp_admission.h"
 #include "gcp_apf.h"
 #include "gcp_admission_plugins.h"
+#include "gcp_aggregator.h"
 #include "gcp_auth.h"
 #include "gcp_builtin.h"
 #include "gcp_compact.h"
@@ -98,6 +99,14 @@ gcp_api_create(const gcp_api_conf_t *conf, const char **err)
         return NULL;
     }
 
+    /* the APIServices, loading at once: routing needs them */
+
+    if (gcp_agg(api) == NULL) {
+        *err = "out of memory";
+        gcp_api_destroy(api);
+        return NULL;
+    }
+
     if (gcp_rbac_init(api) != GCP_OK) {
         *err = "out of memory";
         gcp_api_destroy(api);
@@ -140,6 +149,7 @@ gcp_api_destroy(gcp_api_t *api)
     gcp_apf_fini(api);
     gcp_auth_fini(api);
     gcp_crds_free(api);
+    gcp_agg_free(api);
     gcp_rbac_free(api);
     gcp_admission_free(api);
     gcp_compactor_stop(api->compactor);
@@ -290,6 +300,43 @@ gcp_api_version(gcp_op_t *op)
 }
 
 
+/* The paths of the delegated group-versions, as kube-aggregator lists
+ * the ones it handles. */
+static void
+gcp_api_root_remote(gcp_op_t *op, gcp_buf_t *b)
+{
+    size_t                       i, j, n;
+    gcp_agg_t                   *agg;
+    const gcp_apisvc_t * const  *list;
+
+    agg = gcp_agg(op->api);
+    n = agg ? gcp_agg_list(agg, &list) : 0;
+
+    for (i = 0; i < n; i++) {
+        if (!list[i]->remote) {
+            continue;
+        }
+
+        for (j = 0; j < i; j++) {
+            if (list[j]->remote
+                && strcmp(list[j]->group, list[i]->group) == 0)
+            {
+                break;
+            }
+        }
+
+        if (j == i && !gcp_registry_has_group(op->api->registry,
+                                              list[i]->group))
+        {
+            gcp_buf_printf(b, ",\"/apis/%s\"", list[i]->group);
+        }
+
+        gcp_buf_printf(b, ",\"/apis/%s/%s\"", list[i]->group,
+                       list[i]->version);
+    }
+}
+
+
 static void
 gcp_api_root(gcp_op_t *op)
 {
@@ -336,6 +383,8 @@ gcp_api_root(gcp_op_t *op)
             gcp_buf_printf(&b, ",\"/apis/%s\",\"/apis/%s/%s\"", g, g, v);
         }
     }
+
+    gcp_api_root_remote(op, &b);
 
     gcp_buf_addstr(&b, "]}");
 
@@ -485,6 +534,10 @@ gcp_api_resource(gcp_op_t *op)
 static void
 gcp_api_route(gcp_op_t *op)
 {
+    if (gcp_agg_delegate(op)) {
+        return;
+    }
+
     if (!op->ri.is_resource) {
         gcp_api_nonresource(op);
         return;
@@ -566,6 +619,17 @@ gcp_api_abandon(gcp_request_t *req)
     gcp_op_t  *op = (gcp_op_t *) req->call;
 
     return op && gcp_apf_abandon(op);
+}
+
+
+int
+gcp_api_proxied(gcp_api_t *api, const char *path, size_t len)
+{
+    gcp_agg_t  *agg;
+
+    agg = gcp_agg(api);
+
+    return agg && gcp_agg_route(agg, path, len) != NULL;
 }
 
 

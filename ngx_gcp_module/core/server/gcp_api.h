@@ -39,6 +39,13 @@ void gcp_api_bootstrap(gcp_api_t *api, void (*done)(void *arg, int rc),
 void gcp_api_handle(gcp_api_t *api, gcp_request_t *req);
 
 /*
+ * Returns 1 when a request for path (len bytes, percent-decoded) would be
+ * proxied (gcp_response_t.proxy): the adapter then hands it to the core
+ * before reading its body, which it streams to the other server; else 0.
+ */
+int gcp_api_proxied(gcp_api_t *api, const char *path, size_t len);
+
+/*
  * Called by the adapter when the client went away during a stream: the core
  * stops the watch and never calls req->done or req->stream again.  Must not
  * be called before done was called, nor after stream->end.

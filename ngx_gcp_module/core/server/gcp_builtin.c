@@ -4,6 +4,7 @@
  */
 
 #include "gcp_admissionreg.h"
+#include "gcp_aggregator.h"
 #include "gcp_authn_types.h"
 #include "gcp_authz_types.h"
 #include "gcp_builtin.h"
@@ -40,6 +41,7 @@ static const gcp_resource_t * const  gcp_builtin[] = {
     &gcp_type_prioritylevels,
     &gcp_type_flowschemas_v1beta3,
     &gcp_type_prioritylevels_v1beta3,
+    &gcp_type_apiservices,
 };
 
 

@@ -199,6 +199,52 @@ api_spin(api_env_t *env, int ms)
 }
 
 
+typedef struct {
+    int  done;
+    int  rc;
+} api_put_t;
+
+
+static void
+api_put_done(void *arg, gcp_store_result_t *res)
+{
+    api_put_t  *p = arg;
+
+    p->rc = res->rc;
+    p->done = 1;
+}
+
+
+void
+api_store_put(api_env_t *env, gcp_str_t key, gcp_str_t value)
+{
+    api_put_t     p;
+    gcp_arena_t  *a;
+
+    a = gcp_arena_create(0);
+    assert_non_null(a);
+
+    memset(&p, 0, sizeof(p));
+    gcp_store_create(env->store, key, value, a, api_put_done, &p);
+
+    while (!p.done) {
+        gcp_loop_poll_run(env->loop, 10);
+    }
+
+    if (p.rc != GCP_OK) {
+        memset(&p, 0, sizeof(p));
+        gcp_store_update(env->store, key, value, 0, a, api_put_done, &p);
+
+        while (!p.done) {
+            gcp_loop_poll_run(env->loop, 10);
+        }
+    }
+
+    assert_int_equal(p.rc, GCP_OK);
+    gcp_arena_destroy(a);
+}
+
+
 static void
 api_append(api_resp_t *r, const char *data, size_t len)
 {
@@ -207,6 +253,33 @@ api_append(api_resp_t *r, const char *data, size_t len)
     memcpy(r->body + r->len, data, len);
     r->len += len;
     r->body[r->len] = '\0';
+}
+
+
+static json_t *
+api_proxy_json(const gcp_proxy_t *p)
+{
+    size_t   i;
+    json_t  *set, *remove;
+
+    set = json_array();
+    remove = json_array();
+
+    for (i = 0; i < p->nset; i++) {
+        json_array_append_new(set, json_pack("[s, s]", p->set[i].name,
+                                             p->set[i].value));
+    }
+
+    for (i = 0; p->remove && p->remove[i]; i++) {
+        json_array_append_new(remove, json_string(p->remove[i]));
+    }
+
+    return json_pack("{s:s, s:i, s:s, s:b, s:b, s:s%, s:o, s:o}",
+                     "upstream", p->upstream, "port", p->port,
+                     "serverName", p->server_name,
+                     "insecure", p->insecure, "longRunning", p->long_running,
+                     "ca", p->ca.data ? p->ca.data : "", p->ca.len,
+                     "set", set, "remove", remove);
 }
 
 
@@ -230,6 +303,10 @@ api_done(gcp_request_t *req, gcp_response_t *resp)
     r->nheaders = i;
 
     api_append(r, resp->body.data ? resp->body.data : "", resp->body.len);
+
+    if (resp->proxy) {
+        r->proxy = api_proxy_json(resp->proxy);
+    }
 
     ar->done = 1;
 }
@@ -462,5 +539,6 @@ api_resp_free(api_resp_t *r)
     free(r->content_type);
     free(r->body);
     json_decref(r->json);
+    json_decref(r->proxy);
     free(r);
 }

@@ -29,6 +29,10 @@ typedef struct {
     int          streaming;
     int          ended;             /* stream->end called */
     json_t      *json;              /* body parsed, or NULL */
+    json_t      *proxy;             /* a gcp_proxy_t as JSON: upstream, */
+                                    /* port, serverName, insecure, */
+                                    /* longRunning, ca, set [[n, v]], */
+                                    /* remove; NULL when not proxied */
 } api_resp_t;
 
 
@@ -87,6 +91,9 @@ typedef struct {
 api_resp_t *api_call_opts(api_env_t *env, const char *method,
     const char *path, const char *content_type, const char *body,
     const char *accept, const api_req_opts_t *opts);
+
+/* Writes key = value in env's store (created or overwritten). */
+void api_store_put(api_env_t *env, gcp_str_t key, gcp_str_t value);
 
 /* Runs the loop for ms milliseconds, at least one turn. */
 void api_spin(api_env_t *env, int ms);
