@@ -59,6 +59,12 @@ ngx_http_gcp_handler(ngx_http_request_t *r)
         return NGX_HTTP_INTERNAL_SERVER_ERROR;
     }
 
+    /* a request for another server: its body goes there, not read here */
+
+    if (gcp_api_proxied(mcf->api, (char *) r->uri.data, r->uri.len)) {
+        return ngx_http_gcp_dispatch(r);
+    }
+
     ctx->body_limit = (off_t) lcf->max_body_size;
 
     if (r->headers_in.content_length_n > ctx->body_limit) {
@@ -140,8 +146,9 @@ ngx_http_gcp_dispatch(ngx_http_request_t *r)
     gcp_api_handle(mcf->api, &call->req);
     call->in_handle = 0;
 
-    if ((call->done && !call->streaming) || call->ended) {
-
+    if (((call->done && !call->streaming) || call->ended)
+        && call->proxy == NULL)
+    {
         /* answered and completed before gcp_api_handle() returned */
 
         call->finalize = 0;
@@ -465,6 +472,7 @@ ngx_http_gcp_call_post(ngx_http_gcp_call_t *call)
 static void
 ngx_http_gcp_call_posted(ngx_event_t *ev)
 {
+    ngx_int_t             rc;
     ngx_connection_t     *c;
     ngx_http_request_t   *r;
     ngx_http_gcp_call_t  *call;
@@ -498,7 +506,11 @@ ngx_http_gcp_call_posted(ngx_event_t *ev)
 
     c = r->connection;
 
-    ngx_http_finalize_request(r, call->rc);
+    /* a request handed to another server: proxy it now */
+
+    rc = call->proxy ? ngx_http_gcp_proxy(r, call->proxy) : call->rc;
+
+    ngx_http_finalize_request(r, rc);
     ngx_http_run_posted_requests(c);
 }
 
@@ -519,6 +531,14 @@ ngx_http_gcp_done(gcp_request_t *req, gcp_response_t *resp)
     call->done = 1;
     call->streaming = resp->streaming ? 1 : 0;
 
+    if (resp->proxy && r) {
+        /* proxied from the event loop, outside the core's callback */
+        call->proxy = resp->proxy;
+        call->finalize = 1;
+        ngx_http_gcp_call_post(call);
+        return;
+    }
+
     if (r == NULL) {
         /* the client is gone: cancel a watch, free the call */
         ngx_http_gcp_call_post(call);
@@ -527,6 +547,13 @@ ngx_http_gcp_done(gcp_request_t *req, gcp_response_t *resp)
 
     ctx = ngx_http_get_module_ctx(r, ngx_http_gcp_module);
     ctx->core_response = 1;
+
+    /* a body left unread (the request was to be proxied): discarded */
+
+    if (r->request_body == NULL && ngx_http_discard_request_body(r) != NGX_OK)
+    {
+        r->keepalive = 0;
+    }
 
     if (resp->streaming) {
         rc = ngx_http_gcp_stream_start(call, resp);

@@ -210,6 +210,50 @@ static ngx_command_t  ngx_http_gcp_commands[] = {
       0,
       NULL },
 
+    /* the proxy to aggregated API servers (ngx_http_gcp_proxy_conf.c) */
+
+    { ngx_string("gcp_proxy_client_certificate"),
+      NGX_HTTP_MAIN_CONF|NGX_CONF_TAKE1,
+      ngx_conf_set_str_slot,
+      NGX_HTTP_MAIN_CONF_OFFSET,
+      offsetof(ngx_http_gcp_main_conf_t, proxy.cert),
+      NULL },
+
+    { ngx_string("gcp_proxy_client_certificate_key"),
+      NGX_HTTP_MAIN_CONF|NGX_CONF_TAKE1,
+      ngx_conf_set_str_slot,
+      NGX_HTTP_MAIN_CONF_OFFSET,
+      offsetof(ngx_http_gcp_main_conf_t, proxy.key),
+      NULL },
+
+    { ngx_string("gcp_proxy_connect_timeout"),
+      NGX_HTTP_MAIN_CONF|NGX_CONF_TAKE1,
+      ngx_conf_set_msec_slot,
+      NGX_HTTP_MAIN_CONF_OFFSET,
+      offsetof(ngx_http_gcp_main_conf_t, proxy.connect_timeout),
+      NULL },
+
+    { ngx_string("gcp_proxy_timeout"),
+      NGX_HTTP_MAIN_CONF|NGX_CONF_TAKE1,
+      ngx_conf_set_msec_slot,
+      NGX_HTTP_MAIN_CONF_OFFSET,
+      offsetof(ngx_http_gcp_main_conf_t, proxy.timeout),
+      NULL },
+
+    { ngx_string("gcp_proxy_buffer_size"),
+      NGX_HTTP_MAIN_CONF|NGX_CONF_TAKE1,
+      ngx_conf_set_size_slot,
+      NGX_HTTP_MAIN_CONF_OFFSET,
+      offsetof(ngx_http_gcp_main_conf_t, proxy.buffer_size),
+      NULL },
+
+    { ngx_string("gcp_service"),
+      NGX_HTTP_MAIN_CONF|NGX_CONF_2MORE,
+      ngx_http_gcp_service,
+      NGX_HTTP_MAIN_CONF_OFFSET,
+      0,
+      NULL },
+
     /* authentication and authorization (ngx_http_gcp_auth.c) */
 
     { ngx_string("gcp_client_ca_file"),
@@ -381,6 +425,7 @@ ngx_http_gcp_create_main_conf(ngx_conf_t *cf)
 
     ngx_http_gcp_auth_create_conf(&mcf->auth);
     ngx_http_gcp_apf_create_conf(&mcf->apf);
+    ngx_http_gcp_proxy_create_conf(&mcf->proxy);
 
     return mcf;
 }
@@ -413,6 +458,10 @@ ngx_http_gcp_init_main_conf(ngx_conf_t *cf, void *conf)
 
     if (mcf->used) {
         if (ngx_http_gcp_apf_init_conf(cf, &mcf->apf) != NGX_CONF_OK) {
+            return NGX_CONF_ERROR;
+        }
+
+        if (ngx_http_gcp_proxy_init_conf(cf, &mcf->proxy) != NGX_CONF_OK) {
             return NGX_CONF_ERROR;
         }
 
@@ -995,8 +1044,7 @@ ngx_http_gcp_open(ngx_cycle_t *cycle, ngx_http_gcp_main_conf_t *mcf)
 
     ngx_http_gcp_apf_api_conf(&mcf->apf, &conf);
     conf.admission = &mcf->admission.conf;
-    conf.services = mcf->admission.services;
-    conf.nservices = mcf->admission.nservices;
+    ngx_http_gcp_proxy_api_conf(&mcf->proxy, &conf);
 
     mcf->api = gcp_api_create(&conf, &err);
     if (mcf->api == NULL) {

@@ -81,6 +81,32 @@ typedef struct {
 } ngx_http_gcp_admission_conf_t;
 
 
+/*
+ * The proxy to other servers (ngx_http_gcp_proxy*.c): its client
+ * certificate, timeouts, the services, and per worker the TLS contexts.
+ */
+typedef struct {
+    ngx_str_t                   cert;       /* gcp_proxy_client_certificate */
+    ngx_str_t                   key;
+    ngx_msec_t                  connect_timeout;
+    ngx_msec_t                  timeout;    /* send/read, short requests */
+    ngx_msec_t                  long_timeout;   /* watches, upgrades */
+    size_t                      buffer_size;
+
+    X509                       *leaf;       /* loaded from cert, key */
+    STACK_OF(X509)             *chain;
+    EVP_PKEY                   *pkey;
+
+    ngx_http_upstream_conf_t    upstream;   /* every request's template */
+    gcp_service_t              *services;   /* blocks named as services */
+    ngx_uint_t                  nservices;
+    ngx_flag_t                  dns;        /* a resolver for the others */
+
+    ngx_array_t                *tls;        /* per worker: */
+                                            /* ngx_http_gcp_tls_t */
+} ngx_http_gcp_proxy_conf_t;
+
+
 /* gcp_storage: which backend and its parameters. */
 typedef struct {
     ngx_uint_t                  type;       /* NGX_HTTP_GCP_STORAGE_* */
@@ -114,6 +140,7 @@ typedef struct {
     ngx_http_gcp_auth_conf_t     auth;
     ngx_http_gcp_apf_conf_t      apf;
     ngx_http_gcp_admission_conf_t  admission;
+    ngx_http_gcp_proxy_conf_t    proxy;
 
     ngx_flag_t                   used;      /* some gcp_api exists */
     void                        *shared;    /* gcp_lmdb_shared_t, master */
@@ -168,8 +195,11 @@ typedef struct {
 
     ngx_chain_t                *status_body;    /* Status replacing an */
                                                 /* nginx error page */
+    void                       *proxy;      /* proxied: its state */
 
     unsigned                    core_response:1;    /* made by the core */
+                                                    /* (or the server it */
+                                                    /* proxied to) */
     unsigned                    overflow:1;     /* watch_buffer exceeded */
     unsigned                    initial:1;      /* initial events */
     unsigned                    status_sent:1;
@@ -189,6 +219,7 @@ struct ngx_http_gcp_call_s {
     ngx_queue_t                 queue;      /* in the worker's calls */
     ngx_event_t                 post;       /* deferred finalization */
     ngx_int_t                   rc;         /* to finalize r with */
+    const gcp_proxy_t          *proxy;      /* the core's: proxy r */
 
     unsigned                    in_handle:1;    /* inside gcp_api_handle */
     unsigned                    done:1;         /* req->done was called */
@@ -340,6 +371,50 @@ char *ngx_http_gcp_admission_plugin_config(ngx_conf_t *cf,
  */
 char *ngx_http_gcp_admission_init_conf(ngx_conf_t *cf,
     ngx_http_gcp_admission_conf_t *acf);
+/* ngx_http_gcp_proxy.c */
+
+/*
+ * Proxies r as p says (p in the call's arena, which outlives r), as a
+ * content handler would: returns NGX_DONE, or an HTTP status to finalize
+ * r with.
+ */
+ngx_int_t ngx_http_gcp_proxy(ngx_http_request_t *r, const gcp_proxy_t *p);
+
+/*
+ * When nginx answers a proxied request itself because the server could
+ * not be reached (502, 504): the message of the 503 Status that replaces
+ * its page ("Error trying to reach service: ..."), in a; else NULL.
+ */
+const char *ngx_http_gcp_proxy_failure(ngx_http_request_t *r,
+    gcp_arena_t *a);
+
+
+/* ngx_http_gcp_proxy_conf.c */
+
+/* gcp_service NAME.NAMESPACE.svc[:PORT] ADDRESS ...: an upstream block. */
+char *ngx_http_gcp_service(ngx_conf_t *cf, ngx_command_t *cmd, void *conf);
+
+/* Marks the proxy settings unset (create_main_conf). */
+void ngx_http_gcp_proxy_create_conf(ngx_http_gcp_proxy_conf_t *pcf);
+
+/*
+ * Applies the defaults, loads the client certificate, lists the services
+ * and prepares the upstream template.  Returns NGX_CONF_OK or
+ * NGX_CONF_ERROR (after logging).
+ */
+char *ngx_http_gcp_proxy_init_conf(ngx_conf_t *cf,
+    ngx_http_gcp_proxy_conf_t *pcf);
+
+/* Sets the services and the proxy certificate of the core's conf. */
+void ngx_http_gcp_proxy_api_conf(ngx_http_gcp_proxy_conf_t *pcf,
+    gcp_api_conf_t *conf);
+
+/*
+ * Returns the worker's TLS context for p's CA (made on first use), or
+ * NULL when it cannot be made.
+ */
+ngx_ssl_t *ngx_http_gcp_proxy_tls(ngx_http_request_t *r,
+    const gcp_proxy_t *p);
 
 
 /* ngx_http_gcp_ctl.c */
@@ -398,6 +473,13 @@ extern const gcp_stream_ops_t  ngx_http_gcp_stream_ops;
  */
 ngx_int_t ngx_http_gcp_stream_start(ngx_http_gcp_call_t *call,
     gcp_response_t *resp);
+
+/*
+ * HTTP/2 over TLS: sends what waits in the connection's TLS buffer (the
+ * HEADERS frame of a stream that has no data yet).  Returns NGX_OK or
+ * NGX_ERROR.
+ */
+ngx_int_t ngx_http_gcp_flush_tls(ngx_http_request_t *r);
 
 /*
  * Completes a stream the adapter ends itself (graceful exit): sends the

@@ -194,7 +194,7 @@ ngx_http_gcp_status_page(ngx_http_request_t *r, ngx_http_gcp_ctx_t *ctx)
     ngx_buf_t                 *b;
     ngx_uint_t                 status;
     gcp_buf_t                  out;
-    const char                *message;
+    const char                *message, *proxied;
     ngx_chain_t               *cl;
     gcp_arena_t               *a;
     ngx_http_gcp_status_t     *s;
@@ -238,6 +238,17 @@ ngx_http_gcp_status_page(ngx_http_request_t *r, ngx_http_gcp_ctx_t *ctx)
         /* kube-apiserver's words */
         message = gcp_sprintf(a, "Request entity too large: limit is %lld",
                               (long long) limit);
+    }
+
+    /* a server the request was proxied to could not be reached */
+
+    proxied = ngx_http_gcp_proxy_failure(r, a);
+
+    if (proxied) {
+        status = NGX_HTTP_SERVICE_UNAVAILABLE;
+        r->headers_out.status = status;
+        rc = GCP_EUNAVAILABLE;
+        message = proxied;
     }
 
     info = gcp_error_info(rc);

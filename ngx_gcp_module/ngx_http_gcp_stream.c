@@ -23,7 +23,6 @@
 
 
 static ngx_int_t ngx_http_gcp_stream_identity(ngx_http_request_t *r);
-static ngx_int_t ngx_http_gcp_stream_flush_tls(ngx_http_request_t *r);
 static int ngx_http_gcp_stream_write(void *arg, const char *data, size_t len,
     int flush);
 static void ngx_http_gcp_stream_end(void *arg);
@@ -91,7 +90,7 @@ ngx_http_gcp_stream_start(ngx_http_gcp_call_t *call, gcp_response_t *resp)
         return rc;
     }
 
-    if (ngx_http_gcp_stream_flush_tls(r) != NGX_OK) {
+    if (ngx_http_gcp_flush_tls(r) != NGX_OK) {
         return NGX_ERROR;
     }
 
@@ -130,8 +129,8 @@ ngx_http_gcp_stream_start(ngx_http_gcp_call_t *call, gcp_response_t *resp)
  * way nginx's own HTTP/2 write handler does.
  */
 
-static ngx_int_t
-ngx_http_gcp_stream_flush_tls(ngx_http_request_t *r)
+ngx_int_t
+ngx_http_gcp_flush_tls(ngx_http_request_t *r)
 {
 #if (NGX_HTTP_V2 && NGX_HTTP_SSL)
     ngx_int_t              rc;

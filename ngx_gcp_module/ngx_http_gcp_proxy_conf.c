@@ -1,0 +1,472 @@
+
+/*
+ * The proxy's configuration (ngx_http_gcp_proxy.c): the client certificate
+ * it proves itself with, timeouts, buffers, the gcp_service directive
+ * (an upstream block in one line), the services the core may call (the
+ * upstream blocks named NAME.NAMESPACE.svc[:PORT]), and, in each worker,
+ * one TLS context per CA bundle the core verifies servers with.
+ */
+
+#include <openssl/pem.h>
+#include <openssl/sha.h>
+
+#include "ngx_http_gcp_module.h"
+
+
+#define NGX_HTTP_GCP_PROXY_MAX_TLS  64      /* TLS contexts kept */
+
+
+typedef struct {
+    u_char        key[SHA256_DIGEST_LENGTH + 1];
+    ngx_ssl_t     ssl;
+} ngx_http_gcp_tls_t;
+
+
+static ngx_str_t  ngx_http_gcp_proxy_hide[] = {
+    ngx_string("Date"),
+    ngx_string("Server"),
+    ngx_null_string
+};
+
+
+void
+ngx_http_gcp_proxy_create_conf(ngx_http_gcp_proxy_conf_t *pcf)
+{
+    pcf->connect_timeout = NGX_CONF_UNSET_MSEC;
+    pcf->timeout = NGX_CONF_UNSET_MSEC;
+    pcf->buffer_size = NGX_CONF_UNSET_SIZE;
+}
+
+
+/* gcp_service NAME.NAMESPACE.svc[:PORT] ADDRESS ... */
+char *
+ngx_http_gcp_service(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
+{
+    ngx_str_t                     *value;
+    ngx_url_t                      u;
+    ngx_uint_t                     i;
+    ngx_http_upstream_server_t    *us;
+    ngx_http_upstream_srv_conf_t  *uscf;
+
+    value = cf->args->elts;
+
+    ngx_memzero(&u, sizeof(ngx_url_t));
+    u.host = value[1];
+    u.no_resolve = 1;
+    u.no_port = 1;
+
+    uscf = ngx_http_upstream_add(cf, &u, NGX_HTTP_UPSTREAM_CREATE);
+    if (uscf == NULL) {
+        return NGX_CONF_ERROR;
+    }
+
+    if (uscf->servers) {
+        ngx_conf_log_error(NGX_LOG_EMERG, cf, 0,
+                           "service \"%V\" is already defined", &value[1]);
+        return NGX_CONF_ERROR;
+    }
+
+    uscf->servers = ngx_array_create(cf->pool, cf->args->nelts - 2,
+                                     sizeof(ngx_http_upstream_server_t));
+    if (uscf->servers == NULL) {
+        return NGX_CONF_ERROR;
+    }
+
+    /* an explicit block, as "upstream NAME { server ADDRESS; ... }" */
+
+    uscf->srv_conf = ngx_pcalloc(cf->pool, sizeof(void *) * ngx_http_max_module);
+    if (uscf->srv_conf == NULL) {
+        return NGX_CONF_ERROR;
+    }
+
+    for (i = 2; i < cf->args->nelts; i++) {
+        ngx_memzero(&u, sizeof(ngx_url_t));
+        u.url = value[i];
+        u.default_port = 443;
+
+        if (ngx_parse_url(cf->pool, &u) != NGX_OK) {
+            ngx_conf_log_error(NGX_LOG_EMERG, cf, 0, "%s in \"%V\"",
+                               u.err ? u.err : "invalid address", &u.url);
+            return NGX_CONF_ERROR;
+        }
+
+        us = ngx_array_push(uscf->servers);
+        if (us == NULL) {
+            return NGX_CONF_ERROR;
+        }
+
+        ngx_memzero(us, sizeof(ngx_http_upstream_server_t));
+        us->name = u.url;
+        us->addrs = u.addrs;
+        us->naddrs = u.naddrs;
+        us->weight = 1;
+        us->max_fails = 1;
+        us->fail_timeout = 10;
+    }
+
+    return NGX_CONF_OK;
+}
+
+
+/* Returns 1 when name is NAME.NAMESPACE.svc, with :PORT or not. */
+static ngx_uint_t
+ngx_http_gcp_is_service(ngx_str_t *name)
+{
+    u_char  *end, *colon;
+
+    end = name->data + name->len;
+    colon = ngx_strlchr(name->data, end, ':');
+
+    if (colon) {
+        if (ngx_atoi(colon + 1, end - colon - 1) == NGX_ERROR) {
+            return 0;
+        }
+
+        end = colon;
+    }
+
+    return end - name->data > 4 && ngx_strncmp(end - 4, ".svc", 4) == 0;
+}
+
+
+/* The services the core may call: the blocks named as services. */
+static char *
+ngx_http_gcp_proxy_services(ngx_conf_t *cf, ngx_http_gcp_proxy_conf_t *pcf)
+{
+    u_char                         *p;
+    const char                    **eps;
+    ngx_uint_t                      i, j, k, n;
+    gcp_service_t                  *svc;
+    ngx_http_upstream_server_t     *server;
+    ngx_http_upstream_srv_conf_t  **uscfp;
+    ngx_http_upstream_main_conf_t  *umcf;
+
+    umcf = ngx_http_conf_get_module_main_conf(cf, ngx_http_upstream_module);
+    uscfp = umcf->upstreams.elts;
+
+    pcf->services = ngx_pcalloc(cf->pool, (umcf->upstreams.nelts + 1)
+                                          * sizeof(gcp_service_t));
+    if (pcf->services == NULL) {
+        return NGX_CONF_ERROR;
+    }
+
+    for (i = 0; i < umcf->upstreams.nelts; i++) {
+        if (uscfp[i]->srv_conf == NULL || uscfp[i]->servers == NULL
+            || !ngx_http_gcp_is_service(&uscfp[i]->host))
+        {
+            continue;
+        }
+
+        server = uscfp[i]->servers->elts;
+        n = 0;
+
+        for (j = 0; j < uscfp[i]->servers->nelts; j++) {
+            n += server[j].down ? 0 : server[j].naddrs;
+        }
+
+        eps = ngx_pcalloc(cf->pool, (n + 1) * sizeof(char *));
+        p = ngx_pnalloc(cf->pool, uscfp[i]->host.len + 1);
+
+        if (eps == NULL || p == NULL) {
+            return NGX_CONF_ERROR;
+        }
+
+        svc = &pcf->services[pcf->nservices++];
+        svc->name = (char *) p;
+        svc->endpoints = eps;
+        ngx_cpystrn(p, uscfp[i]->host.data, uscfp[i]->host.len + 1);
+
+        n = 0;
+
+        for (j = 0; j < uscfp[i]->servers->nelts; j++) {
+            for (k = 0; !server[j].down && k < server[j].naddrs; k++) {
+                p = ngx_pnalloc(cf->pool, server[j].addrs[k].name.len + 1);
+                if (p == NULL) {
+                    return NGX_CONF_ERROR;
+                }
+
+                ngx_cpystrn(p, server[j].addrs[k].name.data,
+                            server[j].addrs[k].name.len + 1);
+                eps[n++] = (char *) p;
+            }
+        }
+
+        svc->nendpoints = n;
+    }
+
+    return NGX_CONF_OK;
+}
+
+
+/* The proxy client certificate and key, loaded now (nginx -t checks). */
+static char *
+ngx_http_gcp_proxy_cert(ngx_conf_t *cf, ngx_http_gcp_proxy_conf_t *pcf)
+{
+    BIO   *bio;
+    X509  *x;
+
+    if (pcf->cert.len == 0 && pcf->key.len == 0) {
+        return NGX_CONF_OK;
+    }
+
+    if (pcf->cert.len == 0 || pcf->key.len == 0) {
+        ngx_conf_log_error(NGX_LOG_EMERG, cf, 0,
+                           "\"gcp_proxy_client_certificate\" and "
+                           "\"gcp_proxy_client_certificate_key\" go "
+                           "together");
+        return NGX_CONF_ERROR;
+    }
+
+    if (ngx_conf_full_name(cf->cycle, &pcf->cert, 1) != NGX_OK
+        || ngx_conf_full_name(cf->cycle, &pcf->key, 1) != NGX_OK)
+    {
+        return NGX_CONF_ERROR;
+    }
+
+    bio = BIO_new_file((char *) pcf->cert.data, "r");
+    if (bio == NULL) {
+        ngx_ssl_error(NGX_LOG_EMERG, cf->log, 0,
+                      "gcp_proxy_client_certificate \"%V\"", &pcf->cert);
+        return NGX_CONF_ERROR;
+    }
+
+    pcf->chain = sk_X509_new_null();
+    pcf->leaf = PEM_read_bio_X509(bio, NULL, NULL, NULL);
+
+    while (pcf->leaf && pcf->chain
+           && (x = PEM_read_bio_X509(bio, NULL, NULL, NULL)))
+    {
+        sk_X509_push(pcf->chain, x);
+    }
+
+    ERR_clear_error();
+    BIO_free(bio);
+
+    bio = BIO_new_file((char *) pcf->key.data, "r");
+    pcf->pkey = bio ? PEM_read_bio_PrivateKey(bio, NULL, NULL, NULL) : NULL;
+    BIO_free(bio);
+
+    if (pcf->leaf == NULL || pcf->chain == NULL || pcf->pkey == NULL
+        || X509_check_private_key(pcf->leaf, pcf->pkey) != 1)
+    {
+        ngx_ssl_error(NGX_LOG_EMERG, cf->log, 0,
+                      "gcp_proxy_client_certificate \"%V\" with key \"%V\": "
+                      "no certificate and matching key", &pcf->cert,
+                      &pcf->key);
+        return NGX_CONF_ERROR;
+    }
+
+    return NGX_CONF_OK;
+}
+
+
+char *
+ngx_http_gcp_proxy_init_conf(ngx_conf_t *cf, ngx_http_gcp_proxy_conf_t *pcf)
+{
+    ngx_hash_init_t            hash;
+    ngx_http_upstream_conf_t  *u, prev;
+    ngx_http_core_loc_conf_t  *clcf;
+
+    ngx_conf_init_msec_value(pcf->connect_timeout, 5000);
+    ngx_conf_init_msec_value(pcf->timeout, 60000);
+    ngx_conf_init_size_value(pcf->buffer_size, 16384);
+
+    pcf->long_timeout = 86400000;
+
+    if (ngx_http_gcp_proxy_cert(cf, pcf) != NGX_CONF_OK
+        || ngx_http_gcp_proxy_services(cf, pcf) != NGX_CONF_OK)
+    {
+        return NGX_CONF_ERROR;
+    }
+
+    /* names the blocks do not define: DNS, when nginx has a resolver */
+
+    clcf = ngx_http_conf_get_module_loc_conf(cf, ngx_http_core_module);
+    pcf->dns = clcf->resolver != NULL && clcf->resolver->connections.nelts;
+
+    /* the template every proxied request copies */
+
+    u = &pcf->upstream;
+    ngx_memzero(u, sizeof(ngx_http_upstream_conf_t));
+
+    u->connect_timeout = pcf->connect_timeout;
+    u->send_timeout = pcf->timeout;
+    u->read_timeout = pcf->timeout;
+    u->next_upstream_timeout = 0;
+    u->buffer_size = pcf->buffer_size;
+    u->limit_rate = 0;
+    u->next_upstream = NGX_CONF_BITMASK_SET | NGX_HTTP_UPSTREAM_FT_ERROR
+                       | NGX_HTTP_UPSTREAM_FT_TIMEOUT;
+    u->next_upstream_tries = 0;
+    u->buffering = 0;
+    u->request_buffering = 0;
+    u->pass_request_headers = 1;
+    u->pass_request_body = 1;
+    u->ignore_client_abort = 0;
+    u->intercept_errors = 0;
+    u->local = NULL;
+    u->socket_keepalive = 0;
+    u->ssl_session_reuse = 1;
+    u->hide_headers = NGX_CONF_UNSET_PTR;
+    u->pass_headers = NGX_CONF_UNSET_PTR;
+    ngx_str_set(&u->module, "gcp");
+
+    ngx_memzero(&prev, sizeof(ngx_http_upstream_conf_t));
+    prev.hide_headers = NGX_CONF_UNSET_PTR;
+    prev.pass_headers = NGX_CONF_UNSET_PTR;
+
+    hash.max_size = 512;
+    hash.bucket_size = ngx_align(64, ngx_cacheline_size);
+    hash.name = "gcp_proxy_headers_hash";
+
+    if (ngx_http_upstream_hide_headers_hash(cf, u, &prev,
+                                            ngx_http_gcp_proxy_hide, &hash)
+        != NGX_OK)
+    {
+        return NGX_CONF_ERROR;
+    }
+
+    return NGX_CONF_OK;
+}
+
+
+void
+ngx_http_gcp_proxy_api_conf(ngx_http_gcp_proxy_conf_t *pcf,
+    gcp_api_conf_t *conf)
+{
+    conf->services = pcf->services;
+    conf->nservices = pcf->nservices;
+    conf->service_dns = pcf->dns ? 1 : 0;
+    conf->proxy_cert = pcf->cert.len ? (char *) pcf->cert.data : NULL;
+    conf->proxy_key = pcf->key.len ? (char *) pcf->key.data : NULL;
+}
+
+
+/* A TLS context verifying servers with ca (or not at all). */
+static ngx_int_t
+ngx_http_gcp_tls_create(ngx_http_gcp_proxy_conf_t *pcf, ngx_ssl_t *ssl,
+    const gcp_proxy_t *p, ngx_log_t *log)
+{
+    int          i;
+    BIO         *bio;
+    X509        *x;
+    X509_STORE  *store;
+
+    ssl->log = log;
+
+    if (ngx_ssl_create(ssl, NGX_SSL_TLSv1_2 | NGX_SSL_TLSv1_3, NULL)
+        != NGX_OK)
+    {
+        return NGX_ERROR;
+    }
+
+    (void) ngx_ssl_client_session_cache(NULL, ssl, 1);
+
+    if (pcf->leaf) {
+        if (SSL_CTX_use_certificate(ssl->ctx, pcf->leaf) != 1
+            || SSL_CTX_use_PrivateKey(ssl->ctx, pcf->pkey) != 1)
+        {
+            ngx_ssl_error(NGX_LOG_ALERT, log, 0,
+                          "gcp: the proxy client certificate");
+            return NGX_ERROR;
+        }
+
+        for (i = 0; i < sk_X509_num(pcf->chain); i++) {
+            SSL_CTX_add1_chain_cert(ssl->ctx, sk_X509_value(pcf->chain, i));
+        }
+    }
+
+    if (p->insecure) {
+        return NGX_OK;
+    }
+
+    if (p->ca.len == 0) {
+        SSL_CTX_set_default_verify_paths(ssl->ctx);
+        return NGX_OK;
+    }
+
+    store = SSL_CTX_get_cert_store(ssl->ctx);
+    bio = BIO_new_mem_buf(p->ca.data, (int) p->ca.len);
+
+    while (bio && (x = PEM_read_bio_X509(bio, NULL, NULL, NULL))) {
+        X509_STORE_add_cert(store, x);
+        X509_free(x);
+    }
+
+    /* a bundle that does not parse verifies nothing */
+
+    ERR_clear_error();
+    BIO_free(bio);
+
+    return NGX_OK;
+}
+
+
+ngx_ssl_t *
+ngx_http_gcp_proxy_tls(ngx_http_request_t *r, const gcp_proxy_t *p)
+{
+    u_char                      key[SHA256_DIGEST_LENGTH + 1];
+    ngx_uint_t                  i;
+    ngx_ssl_t                  *ssl;
+    ngx_pool_cleanup_t         *cln;
+    ngx_http_gcp_tls_t         *t;
+    ngx_http_gcp_main_conf_t   *mcf;
+    ngx_http_gcp_proxy_conf_t  *pcf;
+
+    mcf = ngx_http_get_module_main_conf(r, ngx_http_gcp_module);
+    pcf = &mcf->proxy;
+
+    SHA256((u_char *) p->ca.data, p->ca.len, key);
+    key[SHA256_DIGEST_LENGTH] = p->insecure ? 1 : 0;
+
+    t = pcf->tls ? pcf->tls->elts : NULL;
+
+    for (i = 0; t && i < pcf->tls->nelts; i++) {
+        if (ngx_memcmp(t[i].key, key, sizeof(key)) == 0) {
+            return &t[i].ssl;
+        }
+    }
+
+    if (pcf->tls == NULL) {
+        pcf->tls = ngx_array_create(ngx_cycle->pool,
+                                    NGX_HTTP_GCP_PROXY_MAX_TLS,
+                                    sizeof(ngx_http_gcp_tls_t));
+        if (pcf->tls == NULL) {
+            return NULL;
+        }
+    }
+
+    /* one context per CA, for the worker's life; beyond, per request */
+
+    if (pcf->tls->nelts < NGX_HTTP_GCP_PROXY_MAX_TLS) {
+        t = ngx_array_push(pcf->tls);
+        cln = ngx_pool_cleanup_add(ngx_cycle->pool, 0);
+
+    } else {
+        t = ngx_palloc(r->pool, sizeof(ngx_http_gcp_tls_t));
+        cln = ngx_pool_cleanup_add(r->pool, 0);
+    }
+
+    if (t == NULL || cln == NULL) {
+        return NULL;
+    }
+
+    ngx_memzero(t, sizeof(ngx_http_gcp_tls_t));
+    ngx_memcpy(t->key, key, sizeof(key));
+    ssl = &t->ssl;
+
+    if (ngx_http_gcp_tls_create(pcf, ssl, p, ngx_cycle->log) != NGX_OK) {
+        if (ssl->ctx) {
+            SSL_CTX_free(ssl->ctx);
+        }
+
+        /* never found: the key cannot match any request */
+        ngx_memset(t->key, 0xff, sizeof(t->key));
+        return NULL;
+    }
+
+    cln->handler = ngx_ssl_cleanup_ctx;
+    cln->data = ssl;
+
+    return ssl;
+}
