@@ -21,9 +21,9 @@ runs the Steps before it first.
 Captured discovery documents are narrowed to the groups and resources
 ngx_gcp serves (core configmaps, events, namespaces, resourcequotas,
 secrets, serviceaccounts; admissionregistration.k8s.io's webhook
-configurations; apiextensions.k8s.io; authentication.k8s.io;
-authorization.k8s.io; coordination.k8s.io; events.k8s.io;
-flowcontrol.apiserver.k8s.io; rbac.authorization.k8s.io).
+configurations; apiextensions.k8s.io; apiregistration.k8s.io;
+authentication.k8s.io; authorization.k8s.io; coordination.k8s.io;
+events.k8s.io; flowcontrol.apiserver.k8s.io; rbac.authorization.k8s.io).
 flowcontrol.apiserver.k8s.io is served in v1beta3 too (extension servers
 built on older libraries watch it), which 1.32 no longer serves: its
 discovery entries are added here.  Cases that need
@@ -145,6 +145,19 @@ DISC_APIS = {
  "kind": "APIGroupList",
  "apiVersion": "v1",
  "groups": [
+  {
+   "name": "apiregistration.k8s.io",
+   "versions": [
+    {
+     "groupVersion": "apiregistration.k8s.io/v1",
+     "version": "v1"
+    }
+   ],
+   "preferredVersion": {
+    "groupVersion": "apiregistration.k8s.io/v1",
+    "version": "v1"
+   }
+  },
   {
    "name": "events.k8s.io",
    "versions": [
@@ -473,6 +486,58 @@ DISC_V2_APIS = {
  "apiVersion": "apidiscovery.k8s.io/v2",
  "metadata": {},
  "items": [
+  {
+   "metadata": {
+    "name": "apiregistration.k8s.io",
+    "creationTimestamp": None
+   },
+   "versions": [
+    {
+     "version": "v1",
+     "resources": [
+      {
+       "resource": "apiservices",
+       "responseKind": {
+        "group": "",
+        "version": "",
+        "kind": "APIService"
+       },
+       "scope": "Cluster",
+       "singularResource": "apiservice",
+       "verbs": [
+        "create",
+        "delete",
+        "deletecollection",
+        "get",
+        "list",
+        "patch",
+        "update",
+        "watch"
+       ],
+       "categories": [
+        "api-extensions"
+       ],
+       "subresources": [
+        {
+         "subresource": "status",
+         "responseKind": {
+          "group": "",
+          "version": "",
+          "kind": "APIService"
+         },
+         "verbs": [
+          "get",
+          "patch",
+          "update"
+         ]
+        }
+       ]
+      }
+     ],
+     "freshness": "Current"
+    }
+   ]
+  },
   {
    "metadata": {
     "name": "events.k8s.io",
@@ -1114,6 +1179,8 @@ STEPS = [
                 "/apis/admissionregistration.k8s.io/v1",
                 "/apis/apiextensions.k8s.io",
                 "/apis/apiextensions.k8s.io/v1",
+                "/apis/apiregistration.k8s.io",
+                "/apis/apiregistration.k8s.io/v1",
                 "/apis/authentication.k8s.io",
                 "/apis/authentication.k8s.io/v1",
                 "/apis/authorization.k8s.io",
