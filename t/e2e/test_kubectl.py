@@ -565,6 +565,8 @@ def test_api_resources(server):
          "ValidatingWebhookConfiguration"],
         ["customresourcedefinitions", "crd,crds", "apiextensions.k8s.io/v1",
          "false", "CustomResourceDefinition"],
+        ["apiservices", "", "apiregistration.k8s.io/v1", "false",
+         "APIService"],
         ["selfsubjectreviews", "", "authentication.k8s.io/v1", "false",
          "SelfSubjectReview"],
         ["tokenreviews", "", "authentication.k8s.io/v1", "false",
@@ -599,6 +601,7 @@ def test_api_resources(server):
         "mutatingwebhookconfigurations.admissionregistration.k8s.io",
         "validatingwebhookconfigurations.admissionregistration.k8s.io",
         "customresourcedefinitions.apiextensions.k8s.io",
+        "apiservices.apiregistration.k8s.io",
         "selfsubjectreviews.authentication.k8s.io",
         "tokenreviews.authentication.k8s.io",
         "selfsubjectaccessreviews.authorization.k8s.io",
@@ -621,7 +624,11 @@ def test_api_resources(server):
 
 def test_api_versions(server):
     assert kubectl(server, "api-versions").stdout == (
-        "admissionregistration.k8s.io/v1\napiextensions.k8s.io/v1\n"
+        "admissionregistration.k8s.io/v1
+apiextensions.k8s.io/v1
+"
+        "apiregistration.k8s.io/v1
+"
         "authentication.k8s.io/v1\nauthorization.k8s.io/v1\n"
         "coordination.k8s.io/v1\nevents.k8s.io/v1\n"
         "flowcontrol.apiserver.k8s.io/v1\n"
