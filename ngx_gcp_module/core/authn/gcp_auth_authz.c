@@ -103,7 +103,8 @@ gcp_auth_authorize_request(gcp_op_t *op)
     attrs.resource = gcp_authz_str(ri->resource);
     attrs.subresource = gcp_authz_str(ri->subresource);
     attrs.ns = gcp_authz_str(ri->ns);
-    attrs.name = gcp_authz_str(ri->name);
+    attrs.name = gcp_authz_str(ri->name[0] || ri->selector_name == NULL
+                               ? ri->name : ri->selector_name);
     attrs.path = gcp_authz_str(ri->path);
 
     if (gcp_auth_authorize(op, &attrs, &reason)) {

@@ -8,6 +8,7 @@
 
 #include "gcp_json.h"
 #include "gcp_reqinfo.h"
+#include "gcp_validation.h"
 
 
 static int
@@ -325,6 +326,76 @@ gcp_param_true(const char *v)
 }
 
 
+/*
+ * The value a field selector requires of metadata.name ("metadata.name=X"
+ * or "==", among other terms), unescaped, when it is a valid path segment
+ * name (fields.Selector.RequiresExactMatch, as RequestInfoFactory uses
+ * it); else "".
+ */
+static const char *
+gcp_reqinfo_selector_name(gcp_arena_t *a, const char *sel)
+{
+    size_t       n;
+    char        *v;
+    const char  *p, *term, *key_end, *value;
+    gcp_msgs_t   m;
+
+    static const char  key[] = "metadata.name";
+
+    for (p = sel; p && *p; /* void */) {
+        term = p;
+
+        /* the term ends at an unescaped ',' */
+
+        while (*p && *p != ',') {
+            p += (*p == '\\' && p[1]) ? 2 : 1;
+        }
+
+        key_end = memchr(term, '=', p - term);
+
+        if (key_end && key_end > term && key_end[-1] != '!'
+            && (size_t) (key_end - term) >= sizeof(key) - 1)
+        {
+            value = key_end + 1 + (key_end[1] == '=');
+
+            /* the key, spaces around it ignored */
+
+            while (term < key_end && *term == ' ') {
+                term++;
+            }
+
+            n = sizeof(key) - 1;
+
+            if (strncmp(term, key, n) == 0
+                && strspn(term + n, " ") == (size_t) (key_end - term - n))
+            {
+                v = gcp_alloc(a, (size_t) (p - value) + 1);
+                if (v == NULL) {
+                    return "";
+                }
+
+                for (n = 0; value < p; value++) {
+                    if (*value == '\\' && value + 1 < p) {
+                        value++;
+                    }
+
+                    v[n++] = *value;
+                }
+
+                v[n] = '\0';
+
+                return gcp_is_path_segment_name(v, n, 0, &m) == 0 && n ? v
+                                                                       : "";
+            }
+        }
+
+        p += *p ? 1 : 0;
+    }
+
+    return "";
+}
+
+
 int
 gcp_reqinfo_parse(gcp_arena_t *a, const char *method, gcp_str_t path,
     const gcp_query_t *q, gcp_reqinfo_t *ri, const char **msg)
@@ -444,6 +515,8 @@ gcp_reqinfo_parse(gcp_arena_t *a, const char *method, gcp_str_t path,
     if (ri->name[0] == '\0' && strcmp(ri->verb, "get") == 0) {
         ri->verb = gcp_param_true(gcp_query_get(q, "watch")) ? "watch"
                                                              : "list";
+        ri->selector_name = gcp_reqinfo_selector_name(a,
+                                gcp_query_get(q, "fieldSelector"));
     }
 
     if (ri->name[0] == '\0' && strcmp(ri->verb, "delete") == 0) {

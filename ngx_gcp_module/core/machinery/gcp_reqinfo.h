@@ -47,6 +47,10 @@ typedef struct {
     const char   *resource;
     const char   *name;         /* "" when none */
     const char   *subresource;  /* "" when none */
+    const char   *selector_name;    /* list, watch: the name a */
+                                    /* "metadata.name=NAME" field */
+                                    /* selector requires, as upstream's */
+                                    /* RequestInfo.Name ("" when none) */
 
     const char  **parts;        /* all path segments */
     size_t        nparts;

@@ -136,6 +136,46 @@ test_reqinfo_bad_watch(void **state)
 }
 
 
+/* RequestInfoFactory: a list or watch of one name has that name. */
+static void
+test_reqinfo_selector_name(void **state)
+{
+    size_t          i;
+    gcp_query_t     q;
+    gcp_reqinfo_t   ri;
+    gcp_str_t       path = gcp_string("/api/v1/namespaces/a/configmaps");
+    gcp_str_t       raw;
+    gcp_arena_t    *a = gcp_arena_create(0);
+
+    static const struct {
+        const char  *query;
+        const char  *name;
+    } cases[] = {
+        { "fieldSelector=metadata.name%3Dauth", "auth" },
+        { "watch=1&fieldSelector=metadata.name%3D%3Dauth", "auth" },
+        { "fieldSelector=a%3Db,metadata.name%3Dx%5C,y", "x,y" },
+        { "fieldSelector=metadata.name!%3Dauth", "" },
+        { "fieldSelector=metadata.namespace%3Dauth", "" },
+        { "fieldSelector=metadata.name%3D..", "" },
+        { "fieldSelector=metadata.name%3D", "" },
+        { "", "" },
+    };
+
+    for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        raw.data = cases[i].query;
+        raw.len = strlen(raw.data);
+
+        assert_int_equal(gcp_query_parse(a, raw, &q), GCP_OK);
+        assert_int_equal(gcp_reqinfo_parse(a, "GET", path, &q, &ri, NULL),
+                         GCP_OK);
+        assert_string_equal(ri.name, "");
+        assert_string_equal(ri.selector_name, cases[i].name);
+    }
+
+    gcp_arena_destroy(a);
+}
+
+
 static void
 test_query(void **state)
 {
@@ -256,6 +296,7 @@ main(void)
     const struct CMUnitTest  tests[] = {
         cmocka_unit_test(test_reqinfo_table),
         cmocka_unit_test(test_reqinfo_bad_watch),
+        cmocka_unit_test(test_reqinfo_selector_name),
         cmocka_unit_test(test_query),
         cmocka_unit_test(test_media),
     };
