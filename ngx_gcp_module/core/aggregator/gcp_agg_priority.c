@@ -1,13 +1,8 @@
 
 /*
  * Priorities of APIServices: kube-apiserver's table for its built-in
- * group-versions (pkg/controlplane/apiserver, apiVersionPriorities, v1.32)
- * and Kubernetes' version order (k8s.io/apimachinery version
- * CompareKubeAwareVersionStrings).
+ * group-versions (pkg/controlplane/apiserver, apiVersionPriorities, v1.32).
  */
-
-#include <ctype.h>
-#include <stdlib.h>
 
 #include "gcp_aggregator.h"
 
@@ -63,84 +58,6 @@ gcp_agg_builtin_priority(const char *group, const char *version,
             *version_prio = gcp_agg_prios[i].version_prio;
             return 1;
         }
-    }
-
-    return 0;
-}
-
-
-/*
- * A "kube-like" version: v<major>[(alpha|beta)<minor>].  Returns 1 with its parts (kind 2 GA, 1 beta, 0
- * alpha), else 0.
- */
-static int
-gcp_agg_kube_version(const char *s, unsigned long *major, int *kind,
-    unsigned long *minor)
-{
-    char  *end;
-
-    if (s[0] != 'v' || !isdigit((unsigned char) s[1])) {
-        return 0;
-    }
-
-    *major = strtoul(s + 1, &end, 10);
-    *minor = 0;
-
-    if (*end == '\0') {
-        *kind = 2;
-        return 1;
-    }
-
-    if (strncmp(end, "alpha", 5) == 0) {
-        *kind = 0;
-        end += 5;
-
-    } else if (strncmp(end, "beta", 4) == 0) {
-        *kind = 1;
-        end += 4;
-
-    } else {
-        return 0;
-    }
-
-    if (!isdigit((unsigned char) *end)) {
-        return 0;
-    }
-
-    *minor = strtoul(end, &end, 10);
-
-    return *end == '\0';
-}
-
-
-int
-gcp_agg_version_cmp(const char *a, const char *b)
-{
-    int            ka, kb, va, vb;
-    unsigned long  ma, mb, na, nb;
-
-    va = gcp_agg_kube_version(a, &ma, &ka, &na);
-    vb = gcp_agg_kube_version(b, &mb, &kb, &nb);
-
-    if (!va && !vb) {
-        /* both not kube-like: lexicographic, "foo1" before "foo10" */
-        return -strcmp(a, b);
-    }
-
-    if (va != vb) {
-        return va ? 1 : -1;
-    }
-
-    if (ka != kb) {
-        return ka > kb ? 1 : -1;
-    }
-
-    if (ma != mb) {
-        return ma > mb ? 1 : -1;
-    }
-
-    if (na != nb) {
-        return na > nb ? 1 : -1;
     }
 
     return 0;

@@ -65,13 +65,6 @@ int gcp_agg_builtin_priority(const char *group, const char *version,
 #define GCP_AGG_CRD_GROUP_PRIORITY    1000
 #define GCP_AGG_CRD_VERSION_PRIORITY  100
 
-/*
- * version.CompareKubeAwareVersionStrings: > 0 when a sorts before b (v10,
- * v2, v1, v11beta2, v10beta3, v3beta1, v12alpha1, v11alpha2, foo1,
- * foo10), 0 when equal, < 0 after.
- */
-int gcp_agg_version_cmp(const char *a, const char *b);
-
 
 /* The per-worker view (gcp_agg_index.c). */
 

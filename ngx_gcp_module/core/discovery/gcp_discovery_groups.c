@@ -8,6 +8,7 @@
 
 #include "gcp_discovery_int.h"
 #include "gcp_reg.h"
+#include "gcp_version.h"
 
 
 /* One group-version, before grouping. */
@@ -46,7 +47,7 @@ gcp_disc_version_cmp(const void *a, const void *b)
         return x->version_priority > y->version_priority ? -1 : 1;
     }
 
-    return -gcp_agg_version_cmp(x->version, y->version);
+    return -gcp_version_compare(x->version, y->version);
 }
 
 
