@@ -515,6 +515,36 @@ ngx_http_gcp_call_posted(ngx_event_t *ev)
 }
 
 
+/* Adds resp's headers to r's response, copied into r's pool. */
+static ngx_int_t
+ngx_http_gcp_copy_headers(ngx_http_request_t *r, gcp_response_t *resp)
+{
+    size_t            i;
+    ngx_table_elt_t  *h;
+
+    for (i = 0; i < resp->nheaders; i++) {
+        h = ngx_list_push(&r->headers_out.headers);
+        if (h == NULL) {
+            return NGX_ERROR;
+        }
+
+        h->hash = 1;
+        h->key.len = ngx_strlen(resp->headers[i].name);
+        h->key.data = (u_char *) resp->headers[i].name;
+        h->key.data = ngx_pstrdup(r->pool, &h->key);
+        h->value.len = ngx_strlen(resp->headers[i].value);
+        h->value.data = (u_char *) resp->headers[i].value;
+        h->value.data = ngx_pstrdup(r->pool, &h->value);
+
+        if (h->key.data == NULL || h->value.data == NULL) {
+            return NGX_ERROR;
+        }
+    }
+
+    return NGX_OK;
+}
+
+
 /* gcp_request_t.done */
 
 static void
@@ -532,6 +562,15 @@ ngx_http_gcp_done(gcp_request_t *req, gcp_response_t *resp)
     call->streaming = resp->streaming ? 1 : 0;
 
     if (resp->proxy && r) {
+        /* the core's headers for the client go with the server's */
+
+        if (ngx_http_gcp_copy_headers(r, resp) != NGX_OK) {
+            call->rc = NGX_HTTP_INTERNAL_SERVER_ERROR;
+            call->finalize = 1;
+            ngx_http_gcp_call_post(call);
+            return;
+        }
+
         /* proxied from the event loop, outside the core's callback */
         call->proxy = resp->proxy;
         call->finalize = 1;

@@ -90,6 +90,7 @@ gcp_op_proxy(gcp_op_t *op, const gcp_proxy_t *proxy)
 
     op->responded = 1;
     op->resp.proxy = proxy;
+    op->resp.headers = op->headers;     /* for the client (APF's) */
 
     op->req->done(op->req, &op->resp);
 }
