@@ -13,10 +13,13 @@ what upstream asks of such servers (system:auth-delegator,
 extension-apiserver-authentication-reader, and reading what its
 informers list).  It serves HTTPS with a certificate for
 api.wardle.svc signed by the tests' CA (ExtPki), so that ngx_gcp verifies
-it with the APIService's caBundle.
+it with the APIService's caBundle.  Its audit log (Metadata level, every
+request once answered) tells what reached it and as whom:
+audit_events().
 """
 
 import base64
+import json
 import os
 import subprocess
 import time
@@ -72,6 +75,15 @@ subjects: [{apiGroup: rbac.authorization.k8s.io, kind: User, name: wardle}]
 """
 
 
+AUDIT_POLICY = """
+apiVersion: audit.k8s.io/v1
+kind: Policy
+omitStages: [RequestReceived]
+rules:
+- level: Metadata
+"""
+
+
 def available():
     """True when the binary can be had."""
     return os.path.exists(BINARY) or os.path.exists(
@@ -100,7 +112,11 @@ class SampleApiserver:
         self.port = free_port()
         self.proc = None
         self.log = os.path.join(d, "sample-apiserver.log")
+        self.audit_log = os.path.join(d, "audit.log")
         os.makedirs(d, exist_ok=True)
+        self.audit_policy = os.path.join(d, "audit-policy.yaml")
+        with open(self.audit_policy, "w") as f:
+            f.write(AUDIT_POLICY)
         self.cert, self.key = pki.server_cert("api.wardle.svc")
         self.kubeconfig = self._kubeconfig()
         srv.kubectl("apply", "-f", "-", input=RBAC)
@@ -122,7 +138,10 @@ class SampleApiserver:
                 "--authentication-kubeconfig=" + self.kubeconfig,
                 "--authorization-kubeconfig=" + self.kubeconfig,
                 "--tls-cert-file=" + self.cert,
-                "--tls-private-key-file=" + self.key] + self.extra_args
+                "--tls-private-key-file=" + self.key,
+                "--audit-policy-file=" + self.audit_policy,
+                "--audit-log-path=" + self.audit_log,
+                "--audit-log-format=json"] + self.extra_args
         self._out = open(self.log, "ab")
         self.proc = subprocess.Popen(args, stdout=self._out,
                                      stderr=self._out,
@@ -161,6 +180,17 @@ class SampleApiserver:
     def logs(self):
         with open(self.log, errors="replace") as f:
             return f.read()
+
+    def audit_events(self, match=None):
+        """The audit events the sample wrote so far (requests it
+        answered), those whose requestURI contains match when given."""
+        try:
+            with open(self.audit_log) as f:
+                events = [json.loads(line) for line in f if line.strip()]
+        except FileNotFoundError:
+            return []
+        return [e for e in events
+                if match is None or match in e.get("requestURI", "")]
 
     def ca_bundle(self):
         return base64.b64encode(self.pki.ca_pem()).decode()
