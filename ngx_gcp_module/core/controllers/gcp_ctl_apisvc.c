@@ -20,11 +20,21 @@
 #define GCP_CTL_APISVC_ONSTART  "onstart"
 #define GCP_CTL_APISVC_TRUE     "true"
 
+/*
+ * The queue's key (no APIService's name) whose sync looks at the
+ * registry's generation every GCP_CTL_APISVC_POLL_MS: the custom
+ * resources served change when this process's registry does, which may
+ * be after the CustomResourceDefinition event.
+ */
+#define GCP_CTL_APISVC_SERVED   ""
+#define GCP_CTL_APISVC_POLL_MS  1000
+
 
 typedef struct {
     gcp_ctl_base_t      base;
     gcp_ctl_map_t      *seen;           /* name -> its label value */
     gcp_ctl_map_t      *done;           /* onstart ones made right */
+    uint64_t            generation;     /* the registry's, last seen */
 } gcp_ctl_apisvc_t;
 
 
@@ -278,9 +288,23 @@ gcp_ctl_apisvc_got(gcp_ctl_item_t *item, int rc, const gcp_kv_t *kv)
 }
 
 
+static void gcp_ctl_apisvc_resync(void *c);
+
+
 static void
 gcp_ctl_apisvc_sync(gcp_ctl_item_t *item)
 {
+    gcp_ctl_apisvc_t  *as = item->ctx;
+
+    if (strcmp(item->key, GCP_CTL_APISVC_SERVED) == 0) {
+        if (as->generation != as->base.ctl->api->registry->generation) {
+            gcp_ctl_apisvc_resync(as);
+        }
+
+        gcp_ctl_queue_done(item, GCP_OK, GCP_CTL_APISVC_POLL_MS);
+        return;
+    }
+
     gcp_ctl_get(item, gcp_object_key(item->arena, &gcp_type_apiservices, "",
                                      item->key),
                 gcp_ctl_apisvc_got);
@@ -320,30 +344,24 @@ gcp_ctl_apisvc_event(void *c, gcp_ctl_event_t *ev)
     const char        *label;
     gcp_ctl_apisvc_t  *as = c;
 
-    if (ev->res == &gcp_type_apiservices) {
-        obj = gcp_ctl_event_obj(ev);
-        label = json_string_value(json_object_get(
-                    json_object_get(json_object_get(obj, "metadata"),
-                                    "labels"),
-                    GCP_APISVC_AUTOMANAGED));
-
-        if (ev->type == GCP_CTL_EV_DELETE || label == NULL) {
-            (void) gcp_ctl_map_del(as->seen, ev->name);
-
-        } else {
-            (void) gcp_ctl_map_put(as->seen, ev->name, as);
-        }
-
-        if (ev->type != GCP_CTL_EV_SYNC) {
-            gcp_ctl_queue_add(as->base.queue, ev->name);
-        }
-
+    if (ev->res != &gcp_type_apiservices) {
         return;
     }
 
-    if (strcmp(ev->res->name, "customresourcedefinitions") == 0) {
-        /* the group-versions served may change with them */
-        gcp_ctl_apisvc_add_served(as);
+    obj = gcp_ctl_event_obj(ev);
+    label = json_string_value(json_object_get(
+                json_object_get(json_object_get(obj, "metadata"), "labels"),
+                GCP_APISVC_AUTOMANAGED));
+
+    if (ev->type == GCP_CTL_EV_DELETE || label == NULL) {
+        (void) gcp_ctl_map_del(as->seen, ev->name);
+
+    } else {
+        (void) gcp_ctl_map_put(as->seen, ev->name, as);
+    }
+
+    if (ev->type != GCP_CTL_EV_SYNC) {
+        gcp_ctl_queue_add(as->base.queue, ev->name);
     }
 }
 
@@ -357,6 +375,7 @@ gcp_ctl_apisvc_resync(void *c)
     gcp_ctl_apisvc_t    *as = c;
     gcp_ctl_map_iter_t   it;
 
+    as->generation = as->base.ctl->api->registry->generation;
     gcp_ctl_apisvc_add_served(as);
 
     memset(&it, 0, sizeof(it));
@@ -373,6 +392,7 @@ gcp_ctl_apisvc_synced(void *c)
     gcp_ctl_apisvc_t  *as = c;
 
     gcp_ctl_apisvc_resync(as);
+    gcp_ctl_queue_add(as->base.queue, GCP_CTL_APISVC_SERVED);
     gcp_ctl_base_synced(as);
 }
 
