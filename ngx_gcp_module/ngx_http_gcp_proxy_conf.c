@@ -306,7 +306,14 @@ ngx_http_gcp_proxy_init_conf(ngx_conf_t *cf, ngx_http_gcp_proxy_conf_t *pcf)
     u->intercept_errors = 0;
     u->local = NULL;
     u->socket_keepalive = 0;
-    u->ssl_session_reuse = 1;
+
+    /*
+     * no TLS session kept per server: a session carries the outcome of
+     * its first handshake's verification, made with the TLS context (the
+     * caBundle) of the APIService of that time, and must not pass for
+     * another's
+     */
+    u->ssl_session_reuse = 0;
     u->hide_headers = NGX_CONF_UNSET_PTR;
     u->pass_headers = NGX_CONF_UNSET_PTR;
     ngx_str_set(&u->module, "gcp");
