@@ -371,6 +371,7 @@ char *ngx_http_gcp_admission_plugin_config(ngx_conf_t *cf,
  */
 char *ngx_http_gcp_admission_init_conf(ngx_conf_t *cf,
     ngx_http_gcp_admission_conf_t *acf);
+
 /* ngx_http_gcp_proxy.c */
 
 /*

@@ -74,7 +74,8 @@ ngx_http_gcp_service(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
 
     /* an explicit block, as "upstream NAME { server ADDRESS; ... }" */
 
-    uscf->srv_conf = ngx_pcalloc(cf->pool, sizeof(void *) * ngx_http_max_module);
+    uscf->srv_conf = ngx_pcalloc(cf->pool,
+                                 sizeof(void *) * ngx_http_max_module);
     if (uscf->srv_conf == NULL) {
         return NGX_CONF_ERROR;
     }

@@ -2,10 +2,11 @@
 /*
  * The availability controller of remote APIServices
  * (apiservice-status-available-controller, kube-aggregator's remote
- * AvailableConditionController, v1.32): every 10 s (upstream: 30 s), every
- * 2 s while it fails, and at once when an APIService changes, its service is resolved (an nginx upstream block
- * named NAME.NAMESPACE.svc[:PORT], else DNS when nginx has a resolver,
- * else ServiceNotFound) and its discovery document GET on up to five of
+ * AvailableConditionController, v1.32): every 10 s (upstream: 30 s),
+ * every 2 s while it fails, and at once when an APIService changes, its
+ * service is resolved (an nginx upstream block named
+ * NAME.NAMESPACE.svc[:PORT], else DNS when nginx has a resolver, else
+ * ServiceNotFound) and its discovery document GET on up to five of
  * its endpoints at once, with the proxy's client certificate as user
  * system:kube-aggregator in group system:masters, without verifying the
  * server (as upstream: a check, not a use), 5 s at most; one answer in the
