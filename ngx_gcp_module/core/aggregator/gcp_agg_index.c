@@ -68,35 +68,34 @@ gcp_agg_name(const gcp_agg_set_t *s, size_t i, int docs)
 }
 
 
-static size_t
-gcp_agg_set_find(const gcp_agg_set_t *s, int docs, const char *name,
-    int *found)
+static int
+gcp_agg_entry_cmp(const void *name, const void *e)
 {
-    int     c;
-    size_t  lo, hi, mid;
+    return strcmp(name, (*(gcp_agg_entry_t * const *) e)->svc.name);
+}
 
-    lo = 0;
-    hi = s->n;
-    *found = 0;
 
-    while (lo < hi) {
-        mid = lo + (hi - lo) / 2;
-        c = strcmp(gcp_agg_name(s, mid, docs), name);
+static int
+gcp_agg_doc_cmp(const void *name, const void *d)
+{
+    return strcmp(name, (*(gcp_agg_doc_t * const *) d)->name);
+}
 
-        if (c == 0) {
-            *found = 1;
-            return mid;
-        }
 
-        if (c < 0) {
-            lo = mid + 1;
+/* Returns the element of s named name, or NULL. */
+static void *
+gcp_agg_set_get(const gcp_agg_set_t *s, int docs, const char *name)
+{
+    void  **e;
 
-        } else {
-            hi = mid;
-        }
+    if (s->n == 0) {
+        return NULL;
     }
 
-    return lo;
+    e = bsearch(name, s->v, s->n, sizeof(void *),
+                docs ? gcp_agg_doc_cmp : gcp_agg_entry_cmp);
+
+    return e ? *e : NULL;
 }
 
 
@@ -267,25 +266,15 @@ gcp_agg_doc_new(const char *name, size_t len, gcp_str_t value, int64_t rev)
 }
 
 
-/* Points the APIService named name (if any) at its documents (if any). */
+/* Points the APIService of e at its documents (if any). */
 static void
-gcp_agg_link(gcp_agg_t *agg, const char *name)
+gcp_agg_link(gcp_agg_t *agg, gcp_agg_entry_t *e)
 {
-    int               found;
-    size_t            i;
-    json_t           *doc;
-    gcp_agg_entry_t  *e;
+    json_t         *doc;
+    gcp_agg_doc_t  *d;
 
-    i = gcp_agg_set_find(&agg->services, 0, name, &found);
-
-    if (!found) {
-        return;
-    }
-
-    e = agg->services.v[i];
-
-    i = gcp_agg_set_find(&agg->docs, 1, name, &found);
-    doc = found ? ((gcp_agg_doc_t *) agg->docs.v[i])->doc : NULL;
+    d = gcp_agg_set_get(&agg->docs, 1, e->svc.name);
+    doc = d ? d->doc : NULL;
 
     e->svc.discovery = json_object_get(doc, "discovery");
     e->svc.openapi_v3 = json_object_get(doc, "openapiV3");
@@ -427,7 +416,6 @@ gcp_agg_changed(gcp_mirror_t *m, void *arg)
     gcp_agg_t        *agg = arg;
     gcp_agg_set_t     services, docs, old;
     const gcp_kv_t   *kvs;
-    gcp_agg_entry_t  *e;
 
     n = gcp_mirror_entries(m, &kvs);
     oom = 0;
@@ -446,8 +434,7 @@ gcp_agg_changed(gcp_mirror_t *m, void *arg)
     free(old.v);
 
     for (i = 0; i < agg->services.n; i++) {
-        e = agg->services.v[i];
-        gcp_agg_link(agg, e->svc.name);
+        gcp_agg_link(agg, agg->services.v[i]);
     }
 
     /* out of memory: the list stays empty until the next change */
@@ -528,8 +515,6 @@ gcp_agg_generation(const gcp_agg_t *agg)
 const gcp_apisvc_t *
 gcp_agg_find(gcp_agg_t *agg, const char *group, const char *version)
 {
-    int               found;
-    size_t            i;
     char              buf[320];
     gcp_agg_entry_t  *e;
 
@@ -541,13 +526,11 @@ gcp_agg_find(gcp_agg_t *agg, const char *group, const char *version)
         return NULL;
     }
 
-    i = gcp_agg_set_find(&agg->services, 0, buf, &found);
+    e = gcp_agg_set_get(&agg->services, 0, buf);
 
-    if (!found) {
+    if (e == NULL) {
         return NULL;
     }
-
-    e = agg->services.v[i];
 
     /* a name not matching its spec was refused by validation; still: */
 
