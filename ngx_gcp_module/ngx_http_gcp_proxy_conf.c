@@ -38,6 +38,79 @@ ngx_http_gcp_proxy_create_conf(ngx_http_gcp_proxy_conf_t *pcf)
 }
 
 
+/* idle connections gcp_service keeps per worker */
+#define NGX_HTTP_GCP_SERVICE_KEEPALIVE  "16"
+
+
+extern ngx_module_t  ngx_http_upstream_keepalive_module;
+
+
+/*
+ * Applies "keepalive 16;" to the block uscf, as in "upstream NAME {
+ * keepalive 16; }": the keepalive module's directive, with the block's
+ * context, so that the module keeps its own configuration.
+ */
+static char *
+ngx_http_gcp_service_keepalive(ngx_conf_t *cf,
+    ngx_http_upstream_srv_conf_t *uscf)
+{
+    char                 *rv;
+    void                 *kcf, *saved_ctx;
+    ngx_str_t            *arg;
+    ngx_array_t          *args, *saved_args;
+    ngx_command_t        *cmd;
+    ngx_http_module_t    *module;
+    ngx_http_conf_ctx_t   ctx;
+
+    module = ngx_http_upstream_keepalive_module.ctx;
+
+    for (cmd = ngx_http_upstream_keepalive_module.commands; cmd->name.len;
+         cmd++)
+    {
+        if (ngx_strcmp(cmd->name.data, "keepalive") == 0) {
+            break;
+        }
+    }
+
+    if (cmd->name.len == 0 || module->create_srv_conf == NULL) {
+        return NGX_CONF_ERROR;
+    }
+
+    kcf = module->create_srv_conf(cf);
+    args = ngx_array_create(cf->pool, 2, sizeof(ngx_str_t));
+
+    if (kcf == NULL || args == NULL) {
+        return NGX_CONF_ERROR;
+    }
+
+    arg = ngx_array_push_n(args, 2);
+    if (arg == NULL) {
+        return NGX_CONF_ERROR;
+    }
+
+    ngx_str_set(&arg[0], "keepalive");
+    ngx_str_set(&arg[1], NGX_HTTP_GCP_SERVICE_KEEPALIVE);
+
+    uscf->srv_conf[ngx_http_upstream_keepalive_module.ctx_index] = kcf;
+    uscf->srv_conf[ngx_http_upstream_module.ctx_index] = uscf;
+
+    ctx = *(ngx_http_conf_ctx_t *) cf->ctx;
+    ctx.srv_conf = uscf->srv_conf;
+
+    saved_ctx = cf->ctx;
+    saved_args = cf->args;
+    cf->ctx = &ctx;
+    cf->args = args;
+
+    rv = cmd->set(cf, cmd, kcf);
+
+    cf->ctx = saved_ctx;
+    cf->args = saved_args;
+
+    return rv;
+}
+
+
 /* gcp_service NAME.NAMESPACE.svc[:PORT] ADDRESS ... */
 char *
 ngx_http_gcp_service(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
@@ -105,7 +178,7 @@ ngx_http_gcp_service(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
         us->fail_timeout = 10;
     }
 
-    return NGX_CONF_OK;
+    return ngx_http_gcp_service_keepalive(cf, uscf);
 }
 
 
