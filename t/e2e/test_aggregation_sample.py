@@ -279,8 +279,9 @@ def test_stopped_then_restarted(wardle):
     name = "v1alpha1.wardle.example.com"
     w.stop()
     try:
-        assert eventually(lambda: available(srv, name).get("status")
-                          == "False", 30)
+        for v in ("v1alpha1", "v1beta1"):
+            assert eventually(lambda: available(
+                srv, v + ".wardle.example.com").get("status") == "False", 30)
         cond = available(srv, name)
         assert cond["reason"] == "FailedDiscoveryCheck", cond
         assert cond["message"].startswith(
@@ -295,8 +296,10 @@ def test_stopped_then_restarted(wardle):
         assert p.returncode != 0
         assert "ServiceUnavailable" in p.stderr, p.stderr
 
+        # every worker: its view follows the APIServices' status
+        assert eventually(lambda: {v["freshness"] for v in wardle_discovery(
+            srv)["versions"]} == {"Stale"}, 10)
         item = wardle_discovery(srv)
-        assert {v["freshness"] for v in item["versions"]} == {"Stale"}
         assert {v["version"] for v in item["versions"]} == {"v1alpha1",
                                                              "v1beta1"}
         assert "wardle.example.com" in [
