@@ -3,10 +3,10 @@
  * Admission in the adapter: the directives that choose and configure the
  * admission plugins (kube-apiserver's --enable-admission-plugins,
  * --disable-admission-plugins, and each plugin's arguments), checked when
- * the configuration is read; and the services webhooks are called
- * through: every nginx upstream block named NAME.NAMESPACE.svc (or
- * NAME.NAMESPACE.svc:PORT) with its servers' addresses, as aggregated APIs
- * are proxied to the same blocks.
+ * the configuration is read.  Webhooks are called through the services
+ * the proxy collects (ngx_http_gcp_proxy_conf.c: nginx upstream blocks
+ * named NAME.NAMESPACE.svc[:PORT], and gcp_service), as aggregated APIs
+ * are proxied to them.
  */
 
 #include "ngx_http_gcp_module.h"
@@ -115,112 +115,6 @@ ngx_http_gcp_admission_plugin_config(ngx_conf_t *cf, ngx_command_t *cmd,
 }
 
 
-/* Is name a service's: "NAME.NAMESPACE.svc" or "...svc:PORT"? */
-static ngx_int_t
-ngx_http_gcp_is_service(ngx_str_t *name)
-{
-    u_char  *p, *end;
-
-    end = name->data + name->len;
-    p = ngx_strlchr(name->data, end, ':');
-
-    if (p) {
-        if (ngx_atoi(p + 1, end - p - 1) == NGX_ERROR) {
-            return 0;
-        }
-
-        end = p;
-    }
-
-    return end - name->data > 4 && ngx_strncmp(end - 4, ".svc", 4) == 0;
-}
-
-
-/* The services: upstream blocks named as services, with their servers. */
-static char *
-ngx_http_gcp_admission_services(ngx_conf_t *cf,
-    ngx_http_gcp_admission_conf_t *acf)
-{
-    u_char                          buf[NGX_SOCKADDR_STRLEN], *name;
-    size_t                          len;
-    char                          **eps;
-    ngx_uint_t                      i, j, k, n;
-    gcp_service_t                  *svc;
-    ngx_http_upstream_server_t     *server;
-    ngx_http_upstream_srv_conf_t  **uscfp;
-    ngx_http_upstream_main_conf_t  *umcf;
-
-    umcf = ngx_http_conf_get_module_main_conf(cf, ngx_http_upstream_module);
-    if (umcf == NULL) {
-        return NGX_CONF_OK;
-    }
-
-    uscfp = umcf->upstreams.elts;
-
-    acf->services = ngx_pcalloc(cf->pool,
-                                (umcf->upstreams.nelts + 1)
-                                * sizeof(gcp_service_t));
-    if (acf->services == NULL) {
-        return NGX_CONF_ERROR;
-    }
-
-    for (i = 0; i < umcf->upstreams.nelts; i++) {
-        if (uscfp[i]->servers == NULL
-            || !ngx_http_gcp_is_service(&uscfp[i]->host))
-        {
-            continue;
-        }
-
-        server = uscfp[i]->servers->elts;
-        n = 0;
-
-        for (j = 0; j < uscfp[i]->servers->nelts; j++) {
-            n += server[j].down ? 0 : server[j].naddrs;
-        }
-
-        eps = ngx_pcalloc(cf->pool, (n + 1) * sizeof(char *));
-        if (eps == NULL) {
-            return NGX_CONF_ERROR;
-        }
-
-        name = ngx_pnalloc(cf->pool, uscfp[i]->host.len + 1);
-        if (name == NULL) {
-            return NGX_CONF_ERROR;
-        }
-
-        ngx_memcpy(name, uscfp[i]->host.data, uscfp[i]->host.len);
-        name[uscfp[i]->host.len] = '\0';
-
-        svc = &acf->services[acf->nservices++];
-        svc->name = (char *) name;
-        svc->endpoints = (const char * const *) eps;
-
-        for (j = 0; j < uscfp[i]->servers->nelts; j++) {
-            if (server[j].down) {
-                continue;
-            }
-
-            for (k = 0; k < server[j].naddrs; k++) {
-                len = ngx_sock_ntop(server[j].addrs[k].sockaddr,
-                                    server[j].addrs[k].socklen, buf,
-                                    NGX_SOCKADDR_STRLEN, 1);
-
-                eps[svc->nendpoints] = ngx_pnalloc(cf->pool, len + 1);
-                if (eps[svc->nendpoints] == NULL) {
-                    return NGX_CONF_ERROR;
-                }
-
-                ngx_memcpy(eps[svc->nendpoints], buf, len);
-                eps[svc->nendpoints][len] = '\0';
-                svc->nendpoints++;
-            }
-        }
-    }
-
-    return NGX_CONF_OK;
-}
-
-
 char *
 ngx_http_gcp_admission_init_conf(ngx_conf_t *cf,
     ngx_http_gcp_admission_conf_t *acf)
@@ -248,5 +142,5 @@ ngx_http_gcp_admission_init_conf(ngx_conf_t *cf,
         return NGX_CONF_ERROR;
     }
 
-    return ngx_http_gcp_admission_services(cf, acf);
+    return NGX_CONF_OK;
 }

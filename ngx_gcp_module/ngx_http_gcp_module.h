@@ -69,15 +69,13 @@ typedef struct {
     void                       *shm;        /* gcp_apf_shm_t, per cycle */
 } ngx_http_gcp_apf_conf_t;
 
-/* Admission plugins and the services webhooks are called through
- * (ngx_http_gcp_admission.c). */
+/* Admission plugins (ngx_http_gcp_admission.c); the services webhooks
+ * are called through are the proxy's (ngx_http_gcp_proxy_conf.c). */
 typedef struct {
     ngx_array_t                *enable;     /* char *, NUL-terminated */
     ngx_array_t                *disable;
     ngx_array_t                *args;       /* gcp_admission_args_t */
     gcp_admission_conf_t        conf;       /* for the core */
-    gcp_service_t              *services;
-    ngx_uint_t                  nservices;
 } ngx_http_gcp_admission_conf_t;
 
 
@@ -365,9 +363,8 @@ char *ngx_http_gcp_admission_plugin_config(ngx_conf_t *cf,
     ngx_command_t *cmd, void *conf);
 
 /*
- * Checks the plugins' configuration and collects the services (nginx
- * upstream blocks named NAME.NAMESPACE.svc[:PORT]) for the core.  Returns
- * NGX_CONF_OK or NGX_CONF_ERROR (after logging).
+ * Checks the plugins' configuration.  Returns NGX_CONF_OK or
+ * NGX_CONF_ERROR (after logging).
  */
 char *ngx_http_gcp_admission_init_conf(ngx_conf_t *cf,
     ngx_http_gcp_admission_conf_t *acf);

@@ -624,11 +624,8 @@ def test_api_resources(server):
 
 def test_api_versions(server):
     assert kubectl(server, "api-versions").stdout == (
-        "admissionregistration.k8s.io/v1
-apiextensions.k8s.io/v1
-"
-        "apiregistration.k8s.io/v1
-"
+        "admissionregistration.k8s.io/v1\napiextensions.k8s.io/v1\n"
+        "apiregistration.k8s.io/v1\n"
         "authentication.k8s.io/v1\nauthorization.k8s.io/v1\n"
         "coordination.k8s.io/v1\nevents.k8s.io/v1\n"
         "flowcontrol.apiserver.k8s.io/v1\n"
