@@ -159,6 +159,13 @@ struct gcp_store_ops_s {
 
     /* Releases the store; pending callbacks are not called. */
     void  (*close)(gcp_store_t *s);
+
+    /*
+     * Returns the revision up to which every change in w's range has been
+     * handed to w's handler (below its start revision while catching up):
+     * what a watch-fed copy of the range is known to be exact at.
+     */
+    int64_t (*watch_revision)(gcp_store_t *s, gcp_store_watch_t *w);
 };
 
 
@@ -186,6 +193,7 @@ struct gcp_store_s {
     (s)->ops->compact(s, rev, a, done, arg)
 #define gcp_store_revision(s)  (s)->ops->revision(s)
 #define gcp_store_close(s)     (s)->ops->close(s)
+#define gcp_store_watch_revision(s, w)  (s)->ops->watch_revision(s, w)
 
 
 /*

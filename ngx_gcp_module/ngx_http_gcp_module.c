@@ -28,6 +28,7 @@
 #define NGX_HTTP_GCP_MIN_REQUEST_TIMEOUT  1800  /* --min-request-timeout */
 #define NGX_HTTP_GCP_COMPACT_INTERVAL     300000  /* 5 minutes, as upstream */
 #define NGX_HTTP_GCP_OBJECT_CACHE   (64 * 1024 * 1024)
+#define NGX_HTTP_GCP_LABEL_INDEX    (64 * 1024 * 1024)
 #define NGX_HTTP_GCP_DRAIN_MS       100
 
 
@@ -130,6 +131,13 @@ static ngx_command_t  ngx_http_gcp_commands[] = {
       ngx_conf_set_size_slot,
       NGX_HTTP_MAIN_CONF_OFFSET,
       offsetof(ngx_http_gcp_main_conf_t, object_cache),
+      NULL },
+
+    { ngx_string("gcp_label_index_size"),
+      NGX_HTTP_MAIN_CONF|NGX_CONF_TAKE1,
+      ngx_conf_set_size_slot,
+      NGX_HTTP_MAIN_CONF_OFFSET,
+      offsetof(ngx_http_gcp_main_conf_t, label_index),
       NULL },
 
     { ngx_string("gcp_version"),
@@ -419,6 +427,7 @@ ngx_http_gcp_create_main_conf(ngx_conf_t *cf)
     mcf->min_request_timeout = NGX_CONF_UNSET;
     mcf->compact_interval = NGX_CONF_UNSET_MSEC;
     mcf->object_cache = NGX_CONF_UNSET_SIZE;
+    mcf->label_index = NGX_CONF_UNSET_SIZE;
     mcf->controllers_off = NGX_CONF_UNSET_UINT;
     mcf->storage.sync = NGX_CONF_UNSET;
     ngx_queue_init(&mcf->calls);
@@ -441,6 +450,7 @@ ngx_http_gcp_init_main_conf(ngx_conf_t *cf, void *conf)
     ngx_conf_init_msec_value(mcf->compact_interval,
                              NGX_HTTP_GCP_COMPACT_INTERVAL);
     ngx_conf_init_size_value(mcf->object_cache, NGX_HTTP_GCP_OBJECT_CACHE);
+    ngx_conf_init_size_value(mcf->label_index, NGX_HTTP_GCP_LABEL_INDEX);
     ngx_http_gcp_ctl_init_conf(mcf);
 
     if (mcf->used && mcf->storage.type == NGX_HTTP_GCP_STORAGE_NONE) {
@@ -1031,6 +1041,7 @@ ngx_http_gcp_open(ngx_cycle_t *cycle, ngx_http_gcp_main_conf_t *mcf)
     conf.min_watch_timeout = (int) mcf->min_request_timeout;
 
     conf.object_cache = mcf->object_cache;
+    conf.label_index = mcf->label_index;
 
     /*
      * One process compacts and runs the controllers: the first worker (or

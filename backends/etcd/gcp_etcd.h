@@ -495,6 +495,7 @@ gcp_store_watch_t *gcp_etcd_watch(gcp_store_t *s, gcp_str_t key,
     gcp_str_t range_end, int64_t start_revision, gcp_store_event_pt handler,
     void *arg);
 void gcp_etcd_watch_cancel(gcp_store_t *s, gcp_store_watch_t *w);
+int64_t gcp_etcd_watch_revision(gcp_store_t *s, gcp_store_watch_t *w);
 
 /* A change applied to the copy: hands it to the live watches. */
 void gcp_etcd_watch_dispatch(gcp_etcd_t *e, const gcp_etcd_hev_t *hev);

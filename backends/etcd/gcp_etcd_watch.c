@@ -699,3 +699,10 @@ gcp_etcd_watch_cancel(gcp_store_t *s, gcp_store_watch_t *w)
 {
     gcp_etcd_watch_release(w);
 }
+
+
+int64_t
+gcp_etcd_watch_revision(gcp_store_t *s, gcp_store_watch_t *w)
+{
+    return w->err == GCP_OK && !w->from_now ? w->pos : 0;
+}

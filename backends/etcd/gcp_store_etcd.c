@@ -25,7 +25,8 @@ static const gcp_store_ops_t  gcp_etcd_ops = {
     gcp_etcd_watch_cancel,
     gcp_etcd_compact,
     gcp_etcd_revision,
-    gcp_etcd_close
+    gcp_etcd_close,
+    gcp_etcd_watch_revision
 };
 
 

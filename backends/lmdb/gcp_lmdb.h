@@ -257,6 +257,7 @@ gcp_store_watch_t *gcp_lmdb_watch(gcp_store_t *st, gcp_str_t key,
     gcp_str_t range_end, int64_t start_revision, gcp_store_event_pt handler,
     void *arg);
 void gcp_lmdb_watch_cancel(gcp_store_t *st, gcp_store_watch_t *w);
+int64_t gcp_lmdb_watch_revision(gcp_store_t *st, gcp_store_watch_t *w);
 /*
  * Delivers the events made durable since the last round; from_timer tells
  * the safety timer from an eventfd wake-up (for the stats).  Returns 1 if

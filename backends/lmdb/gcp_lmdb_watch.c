@@ -660,3 +660,10 @@ gcp_lmdb_watch_close(gcp_lmdb_store_t *s)
     s->watches_last = NULL;
     s->nwatches = 0;
 }
+
+
+int64_t
+gcp_lmdb_watch_revision(gcp_store_t *st, gcp_store_watch_t *w)
+{
+    return w->error == GCP_OK ? w->rev : 0;
+}

@@ -34,7 +34,8 @@ static const gcp_store_ops_t  gcp_lmdb_ops = {
     gcp_lmdb_watch_cancel,
     gcp_lmdb_compact,
     gcp_lmdb_revision,
-    gcp_lmdb_close
+    gcp_lmdb_close,
+    gcp_lmdb_watch_revision
 };
 
 

@@ -9,6 +9,7 @@
 
 #include "gcp_reg.h"
 #include "gcp_continue.h"
+#include "gcp_reg_index.h"
 
 
 #define GCP_LIST_MIN_PAGE  64
@@ -32,7 +33,19 @@ typedef struct {
     gcp_str_t         last_key;     /* last key examined */
     int64_t           remaining;    /* -1: not reported */
     unsigned          more:1;
+
+    gcp_lindex_hit_t *hits;         /* from the label index */
+    gcp_kv_t        **hit_kvs;
+    size_t            nhits;
+    size_t            pending;
+    unsigned          stale:1;      /* a hit changed since the index */
 } gcp_list_t;
+
+
+typedef struct {
+    gcp_list_t       *l;
+    size_t            i;
+} gcp_list_hit_t;
 
 
 /* waiting for a resourceVersion */
@@ -537,6 +550,138 @@ gcp_reg_list(gcp_op_t *op)
 }
 
 
+/* lists from the label index (gcp_reg_index.h) */
+
+
+static void
+gcp_list_hits_done(gcp_list_t *l)
+{
+    size_t  i;
+
+    if (l->stale) {
+        /* a write came between: the scan at the same revision */
+        l->n = 0;
+        l->more = 0;
+        gcp_list_fetch(l);
+        return;
+    }
+
+    for (i = 0; i < l->nhits; i++) {
+        if (gcp_list_push(l, l->hit_kvs[i], NULL) != GCP_OK) {
+            gcp_op_error(l->op, GCP_ENOMEM, NULL, NULL);
+            return;
+        }
+    }
+
+    if (l->more) {
+        l->last_key = l->hits[l->nhits - 1].key;
+    }
+
+    gcp_list_respond(l);
+}
+
+
+static void
+gcp_list_hit_got(void *arg, gcp_store_result_t *res)
+{
+    gcp_list_hit_t  *h = arg;
+    gcp_list_t      *l = h->l;
+
+    /* the key as the index saw it, or it changed after the revision */
+
+    if (res->rc != GCP_OK || res->nkvs != 1
+        || res->kvs[0].mod_revision != l->hits[h->i].mod_revision)
+    {
+        l->stale = 1;
+
+    } else {
+        l->hit_kvs[h->i] = &res->kvs[0];
+    }
+
+    if (--l->pending == 0) {
+        gcp_list_hits_done(l);
+    }
+}
+
+
+static void
+gcp_list_index_rev(void *arg, gcp_store_result_t *res)
+{
+    int              rc, more;
+    size_t           i, n;
+    gcp_list_t      *l = arg;
+    gcp_op_t        *op = l->op;
+    gcp_list_hit_t  *h;
+
+    if (res->rc != GCP_OK) {
+        /* the scan answers what the revision's error is */
+        gcp_list_fetch(l);
+        return;
+    }
+
+    rc = gcp_reg_index_query(op, res->revision, l->lo.labels, l->start,
+                             l->limit, &l->hits, &n, &more);
+
+    if (rc == GCP_EUNAVAILABLE) {
+        gcp_list_fetch(l);
+        return;
+    }
+
+    if (rc != GCP_OK) {
+        gcp_op_error(op, rc, NULL, NULL);
+        return;
+    }
+
+    l->rev = res->revision;
+    l->more = more;
+    l->nhits = (l->limit && (int64_t) n > l->limit) ? (size_t) l->limit : n;
+
+    l->hit_kvs = gcp_calloc(op->a, (l->nhits + 1) * sizeof(gcp_kv_t *));
+    h = gcp_alloc(op->a, (l->nhits + 1) * sizeof(gcp_list_hit_t));
+
+    if (l->hit_kvs == NULL || h == NULL) {
+        gcp_op_error(op, GCP_ENOMEM, NULL, NULL);
+        return;
+    }
+
+    /* current values, checked against the index's mod_revisions */
+
+    l->pending = l->nhits + 1;
+
+    for (i = 0; i < l->nhits; i++) {
+        h[i].l = l;
+        h[i].i = i;
+
+        gcp_store_get(op->api->store, l->hits[i].key, 0, op->a,
+                      gcp_list_hit_got, &h[i]);
+    }
+
+    if (--l->pending == 0) {
+        gcp_list_hits_done(l);
+    }
+}
+
+
+/* Returns 1 when the label index may answer the list (then it does). */
+static int
+gcp_list_by_index(gcp_list_t *l)
+{
+    gcp_op_t  *op = l->op;
+
+    if (op->api->lindex == NULL || gcp_label_selector_empty(l->lo.labels)
+        || !gcp_field_selector_empty(l->lo.fields) || l->lo.name)
+    {
+        return 0;
+    }
+
+    /* the revision the list is at: the store's (and its errors) */
+    gcp_store_get(op->api->store, l->prefix, l->rev, op->a,
+                  gcp_list_index_rev, l);
+
+    return 1;
+}
+
+
 static void
 gcp_list_start(void *data)
 {
@@ -555,6 +700,10 @@ gcp_list_start(void *data)
 
         gcp_store_get(op->api->store, key, l->rev, op->a, gcp_list_one_done,
                       l);
+        return;
+    }
+
+    if (gcp_list_by_index(l)) {
         return;
     }
 

@@ -170,6 +170,8 @@ typedef struct {
                                         /* compact the store */
     size_t        object_cache;         /* bytes of decoded objects kept */
                                         /* per process; 0: no cache */
+    size_t        label_index;          /* bytes of label indexes kept */
+                                        /* per process; 0: none */
     const char   *data_dir;
 
     gcp_auth_t   *auth;                 /* authentication (borrowed); */

@@ -680,14 +680,10 @@ gcp_label_selector_from_json(gcp_arena_t *a, const json_t *ls,
 /* label selector use                                                  */
 
 static int
-gcp_sel_has_value(const gcp_label_req_t *r, const json_t *v)
+gcp_sel_has_value(const gcp_label_req_t *r, const char *s, size_t len)
 {
-    int          c;
-    size_t       i, lo, hi, len;
-    const char  *s;
-
-    s = json_string_value(v);
-    len = json_string_length(v);
+    int      c;
+    size_t   i, lo, hi, vlen;
 
     /* the values are C strings sorted by strcmp: a binary search */
 
@@ -700,7 +696,13 @@ gcp_sel_has_value(const gcp_label_req_t *r, const json_t *v)
 
     while (lo < hi) {
         i = lo + (hi - lo) / 2;
-        c = strcmp(r->values[i], s);
+        vlen = strlen(r->values[i]);
+
+        /* strcmp's order for s of len bytes */
+        c = memcmp(r->values[i], s, vlen < len ? vlen : len);
+        if (c == 0) {
+            c = vlen < len ? -1 : (vlen > len);
+        }
 
         if (c == 0) {
             return 1;
@@ -718,28 +720,21 @@ gcp_sel_has_value(const gcp_label_req_t *r, const json_t *v)
 }
 
 
-static int
-gcp_sel_req_matches(const gcp_label_req_t *r, const json_t *labels)
+int
+gcp_label_req_matches(const gcp_label_req_t *r, const char *v, size_t len)
 {
-    int64_t        have, want;
-    const json_t  *v;
-
-    v = labels ? json_object_get(labels, r->key) : NULL;
-
-    if (v && !json_is_string(v)) {
-        v = NULL;
-    }
+    int64_t  have, want;
 
     switch (r->op) {
 
     case GCP_SEL_IN:
     case GCP_SEL_EQUALS:
     case GCP_SEL_DOUBLE_EQUALS:
-        return v && gcp_sel_has_value(r, v);
+        return v && gcp_sel_has_value(r, v, len);
 
     case GCP_SEL_NOT_IN:
     case GCP_SEL_NOT_EQUALS:
-        return v == NULL || !gcp_sel_has_value(r, v);
+        return v == NULL || !gcp_sel_has_value(r, v, len);
 
     case GCP_SEL_EXISTS:
         return v != NULL;
@@ -750,8 +745,7 @@ gcp_sel_req_matches(const gcp_label_req_t *r, const json_t *labels)
     case GCP_SEL_GT:
     case GCP_SEL_LT:
         if (v == NULL || r->nvalues != 1
-            || !gcp_sel_parse_int64(json_string_value(v),
-                                    json_string_length(v), &have)
+            || !gcp_sel_parse_int64(v, len, &have)
             || !gcp_sel_parse_int64(r->values[0], strlen(r->values[0]),
                                     &want))
         {
@@ -762,6 +756,22 @@ gcp_sel_req_matches(const gcp_label_req_t *r, const json_t *labels)
     }
 
     return 0;
+}
+
+
+static int
+gcp_sel_req_matches(const gcp_label_req_t *r, const json_t *labels)
+{
+    const json_t  *v;
+
+    v = labels ? json_object_get(labels, r->key) : NULL;
+
+    if (v == NULL || !json_is_string(v)) {
+        return gcp_label_req_matches(r, NULL, 0);
+    }
+
+    return gcp_label_req_matches(r, json_string_value(v),
+                                 json_string_length(v));
 }
 
 

@@ -100,6 +100,14 @@ int gcp_label_selector_from_json(gcp_arena_t *a, const json_t *ls,
 int gcp_label_selector_matches(const gcp_label_selector_t *sel,
     const json_t *labels);
 
+/*
+ * Returns 1 if the label value v (len bytes; NULL: the label is absent)
+ * satisfies the requirement r, else 0: one requirement of
+ * gcp_label_selector_matches(), for callers that keep labels otherwise.
+ */
+int gcp_label_req_matches(const gcp_label_req_t *r, const char *v,
+    size_t len);
+
 /* Returns 1 if sel does not restrict anything (NULL or no requirement). */
 int gcp_label_selector_empty(const gcp_label_selector_t *sel);
 

@@ -19,6 +19,7 @@
 #include "gcp_fc_bootstrap.h"
 #include "gcp_health.h"
 #include "gcp_objcache.h"
+#include "gcp_reg_index.h"
 #include "gcp_json.h"
 #include "gcp_openapi_serve.h"
 #include "gcp_rand.h"
@@ -77,6 +78,16 @@ gcp_api_create(const gcp_api_conf_t *conf, const char **err)
     if (conf->object_cache) {
         api->objcache = gcp_objcache_create(conf->object_cache);
         if (api->objcache == NULL) {
+            *err = "out of memory";
+            gcp_api_destroy(api);
+            return NULL;
+        }
+    }
+
+    if (conf->label_index && conf->loop) {
+        api->lindex = gcp_reg_indexes_create(api->store, conf->loop,
+                                             conf->label_index);
+        if (api->lindex == NULL) {
             *err = "out of memory";
             gcp_api_destroy(api);
             return NULL;
@@ -154,6 +165,7 @@ gcp_api_destroy(gcp_api_t *api)
     gcp_admission_free(api);
     gcp_compactor_stop(api->compactor);
     gcp_objcache_free(api->objcache);
+    gcp_reg_indexes_free(api->lindex);
     gcp_openapi_cache_free(api);
     gcp_registry_free(api->registry);
     gcp_schema_set_free(api->schemas);

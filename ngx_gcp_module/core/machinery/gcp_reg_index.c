@@ -1,0 +1,392 @@
+
+/*
+ * Each worker's label indexes (see gcp_reg_index.h): loading, the store
+ * watch that keeps them current, the memory bound, and the revisions they
+ * answer for.
+ */
+
+#include <stdlib.h>
+
+#include "gcp_reg_index.h"
+#include "gcp_object.h"
+#include "gcp_continue.h"
+
+
+#define GCP_RIX_RETRY_MS     1000
+#define GCP_RIX_TOOBIG_MS    60000
+
+
+typedef struct gcp_rix_s  gcp_rix_t;
+
+struct gcp_rix_s {
+    gcp_rix_t           *next;
+    gcp_reg_indexes_t   *set;
+    char                *prefix;
+    size_t               prefix_len;
+    gcp_lindex_t        *ix;            /* NULL: not built */
+    gcp_store_watch_t   *watch;
+    gcp_arena_t         *list_arena;
+    int64_t              last_change;   /* no change after it */
+    uint64_t             retry_at;
+    unsigned             namespaced:1;
+    unsigned             loading:1;
+    unsigned             freed:1;       /* free when the load completes */
+};
+
+
+struct gcp_reg_indexes_s {
+    gcp_store_t         *store;
+    gcp_loop_t          *loop;
+    size_t               max_bytes;
+    gcp_rix_t           *list;
+    uint64_t             answered;      /* lists the indexes answered */
+};
+
+
+gcp_reg_indexes_t *
+gcp_reg_indexes_create(gcp_store_t *store, gcp_loop_t *loop,
+    size_t max_bytes)
+{
+    gcp_reg_indexes_t  *set;
+
+    set = calloc(1, sizeof(gcp_reg_indexes_t));
+    if (set == NULL) {
+        return NULL;
+    }
+
+    set->store = store;
+    set->loop = loop;
+    set->max_bytes = max_bytes;
+
+    return set;
+}
+
+
+/* Drops rix's index and watch; built again from retry_at on. */
+static void
+gcp_rix_drop(gcp_rix_t *rix, uint64_t delay_ms)
+{
+    if (rix->watch) {
+        gcp_store_watch_cancel(rix->set->store, rix->watch);
+        rix->watch = NULL;
+    }
+
+    gcp_lindex_free(rix->ix);
+    rix->ix = NULL;
+    rix->retry_at = rix->set->loop->now_ms(rix->set->loop) + delay_ms;
+}
+
+
+static size_t
+gcp_rix_total(gcp_reg_indexes_t *set)
+{
+    size_t      bytes;
+    gcp_rix_t  *rix;
+
+    bytes = 0;
+
+    for (rix = set->list; rix; rix = rix->next) {
+        if (rix->ix) {
+            bytes += gcp_lindex_bytes(rix->ix);
+        }
+    }
+
+    return bytes;
+}
+
+
+/* Records one stored object; returns GCP_OK, or GCP_ENOSPACE past the
+ * bound, or GCP_ENOMEM (then the index was dropped). */
+static int
+gcp_rix_put(gcp_rix_t *rix, gcp_str_t key, gcp_str_t value, int64_t rev)
+{
+    int      rc;
+    json_t  *obj;
+
+    obj = json_loadb(value.data, value.len, 0, NULL);
+
+    rc = gcp_lindex_put(rix->ix, key,
+                        json_object_get(json_object_get(obj, "metadata"),
+                                        "labels"),
+                        rev);
+    json_decref(obj);
+
+    if (rc != GCP_OK) {
+        return rc;
+    }
+
+    if (gcp_rix_total(rix->set) > rix->set->max_bytes) {
+        return GCP_ENOSPACE;
+    }
+
+    return GCP_OK;
+}
+
+
+static int
+gcp_rix_event(void *arg, const gcp_store_event_t *ev)
+{
+    gcp_rix_t  *rix = arg;
+
+    switch (ev->type) {
+
+    case GCP_STORE_EVENT_PUT:
+        rix->last_change = ev->revision;
+
+        if (gcp_rix_put(rix, ev->kv.key, ev->kv.value, ev->revision)
+            != GCP_OK)
+        {
+            rix->watch = NULL;      /* ended by returning an error */
+            gcp_rix_drop(rix, GCP_RIX_TOOBIG_MS);
+            return GCP_ENOSPACE;
+        }
+
+        return GCP_OK;
+
+    case GCP_STORE_EVENT_DELETE:
+        rix->last_change = ev->revision;
+        gcp_lindex_delete(rix->ix, ev->kv.key);
+        return GCP_OK;
+
+    case GCP_STORE_EVENT_PROGRESS:
+        return GCP_OK;
+
+    default:
+        /* compacted under the watch, backend gone: build it again */
+        rix->watch = NULL;
+        gcp_rix_drop(rix, GCP_RIX_RETRY_MS);
+        return GCP_OK;
+    }
+}
+
+
+static void
+gcp_rix_loaded(void *arg, gcp_store_result_t *res)
+{
+    int         rc;
+    size_t      i;
+    gcp_str_t   prefix;
+    gcp_rix_t  *rix = arg;
+
+    rix->loading = 0;
+
+    if (rix->freed) {
+        gcp_arena_destroy(rix->list_arena);
+        free(rix->prefix);
+        free(rix);
+        return;
+    }
+
+    rc = res->rc;
+
+    if (rc == GCP_OK) {
+        rix->ix = gcp_lindex_create(rix->prefix_len, rix->namespaced);
+        rc = rix->ix ? GCP_OK : GCP_ENOMEM;
+    }
+
+    for (i = 0; rc == GCP_OK && i < res->nkvs; i++) {
+        rc = gcp_rix_put(rix, res->kvs[i].key, res->kvs[i].value,
+                         res->kvs[i].mod_revision);
+    }
+
+    if (rc == GCP_OK) {
+        prefix.data = rix->prefix;
+        prefix.len = rix->prefix_len;
+
+        rix->last_change = res->revision;
+        rix->watch = gcp_store_watch(rix->set->store, prefix,
+                                     gcp_store_prefix_end(rix->list_arena,
+                                                          prefix),
+                                     res->revision, gcp_rix_event, rix);
+        if (rix->watch == NULL) {
+            rc = GCP_ENOMEM;
+        }
+    }
+
+    gcp_arena_destroy(rix->list_arena);
+    rix->list_arena = NULL;
+
+    if (rc != GCP_OK) {
+        gcp_rix_drop(rix, rc == GCP_ENOSPACE ? GCP_RIX_TOOBIG_MS
+                                             : GCP_RIX_RETRY_MS);
+    }
+}
+
+
+static void
+gcp_rix_load(gcp_rix_t *rix)
+{
+    gcp_str_t  prefix;
+
+    rix->list_arena = gcp_arena_create(0);
+    if (rix->list_arena == NULL) {
+        return;
+    }
+
+    prefix.data = rix->prefix;
+    prefix.len = rix->prefix_len;
+
+    rix->loading = 1;
+
+    gcp_store_range(rix->set->store, prefix,
+                    gcp_store_prefix_end(rix->list_arena, prefix), 0, 0, 0,
+                    rix->list_arena, gcp_rix_loaded, rix);
+}
+
+
+/* The index of op's resource, created (and its load started) if new. */
+static gcp_rix_t *
+gcp_rix_get(gcp_reg_indexes_t *set, gcp_op_t *op)
+{
+    gcp_str_t   prefix;
+    gcp_rix_t  *rix;
+
+    prefix = gcp_object_prefix(op->a, op->res, "");
+    if (prefix.len == 0) {
+        return NULL;
+    }
+
+    for (rix = set->list; rix; rix = rix->next) {
+        if (rix->prefix_len == prefix.len
+            && memcmp(rix->prefix, prefix.data, prefix.len) == 0)
+        {
+            break;
+        }
+    }
+
+    if (rix == NULL) {
+        rix = calloc(1, sizeof(gcp_rix_t));
+        if (rix == NULL) {
+            return NULL;
+        }
+
+        rix->prefix = malloc(prefix.len);
+        if (rix->prefix == NULL) {
+            free(rix);
+            return NULL;
+        }
+
+        memcpy(rix->prefix, prefix.data, prefix.len);
+        rix->prefix_len = prefix.len;
+        rix->namespaced = op->res->namespaced;
+        rix->set = set;
+        rix->next = set->list;
+        set->list = rix;
+    }
+
+    if (rix->ix == NULL && !rix->loading
+        && set->loop->now_ms(set->loop) >= rix->retry_at)
+    {
+        gcp_rix_load(rix);
+    }
+
+    return rix;
+}
+
+
+int
+gcp_reg_index_query(gcp_op_t *op, int64_t rev,
+    const gcp_label_selector_t *sel, gcp_str_t from, int64_t limit,
+    gcp_lindex_hit_t **hits, size_t *n, int *more)
+{
+    int                 rc;
+    char               *last;
+    gcp_str_t           next;
+    gcp_rix_t          *rix;
+    gcp_reg_indexes_t  *set = op->api->lindex;
+
+    *more = 0;
+
+    if (set == NULL || set->max_bytes == 0) {
+        return GCP_EUNAVAILABLE;
+    }
+
+    rix = gcp_rix_get(set, op);
+
+    if (rix == NULL || rix->ix == NULL || rix->watch == NULL
+        || rix->last_change > rev
+        || gcp_store_watch_revision(set->store, rix->watch) < rev)
+    {
+        return GCP_EUNAVAILABLE;
+    }
+
+    rc = gcp_lindex_query(rix->ix, op->a, op->ri.ns, sel, from, hits, n);
+    if (rc != GCP_OK) {
+        return rc;
+    }
+
+    set->answered++;
+
+    if (limit <= 0 || (int64_t) *n < limit) {
+        return GCP_OK;
+    }
+
+    /* the scan's continue: keys after the page's last, matching or not */
+
+    last = gcp_alloc(op->a, (*hits)[limit - 1].key.len + 1);
+    if (last == NULL) {
+        return GCP_ENOMEM;
+    }
+
+    memcpy(last, (*hits)[limit - 1].key.data, (*hits)[limit - 1].key.len);
+    last[(*hits)[limit - 1].key.len] = GCP_CONTINUE_NEXT;
+
+    next.data = last;
+    next.len = (*hits)[limit - 1].key.len + 1;
+
+    *more = gcp_lindex_any_from(rix->ix, op->ri.ns, next);
+
+    return GCP_OK;
+}
+
+
+void
+gcp_reg_indexes_free(gcp_reg_indexes_t *set)
+{
+    gcp_rix_t  *rix, *next;
+
+    if (set == NULL) {
+        return;
+    }
+
+    for (rix = set->list; rix; rix = next) {
+        next = rix->next;
+
+        if (rix->watch) {
+            gcp_store_watch_cancel(set->store, rix->watch);
+        }
+
+        gcp_lindex_free(rix->ix);
+
+        if (rix->loading) {
+            rix->freed = 1;     /* the load in flight writes its arena */
+            continue;
+        }
+
+        free(rix->prefix);
+        free(rix);
+    }
+
+    free(set);
+}
+
+
+void
+gcp_reg_indexes_stats(gcp_reg_indexes_t *set, size_t *indexes,
+    size_t *keys, size_t *bytes, uint64_t *answered)
+{
+    gcp_rix_t  *rix;
+
+    *indexes = 0;
+    *keys = 0;
+    *bytes = 0;
+    *answered = set ? set->answered : 0;
+
+    for (rix = set ? set->list : NULL; rix; rix = rix->next) {
+        if (rix->ix) {
+            (*indexes)++;
+            *keys += gcp_lindex_count(rix->ix);
+            *bytes += gcp_lindex_bytes(rix->ix);
+        }
+    }
+}

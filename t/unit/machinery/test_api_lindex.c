@@ -1,0 +1,337 @@
+
+/*
+ * Unit tests: lists with label selectors answered by the label index
+ * (core/machinery/gcp_reg_index.c) against the same lists scanned (a
+ * field selector that changes nothing keeps the index out), through the
+ * whole API on LMDB: random creates, label changes and deletes, paging
+ * with continue tokens, lists at exact and compacted revisions.
+ */
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "support_api.h"
+#include "gcp_op.h"
+#include "gcp_reg_index.h"
+
+
+#define NOBJ  90
+
+static const char *nss[] = { "ns1", "ns2", "ns3" };
+static const char *vals[] = { "a", "b", "c", "7", "12" };
+
+static const char *sels[] = {
+    "app%3Da", "app%3D%3Db", "app!%3Da", "app%20in%20(a%2Cb)",
+    "app%20notin%20(a%2C7)", "tier", "!tier", "shard%3E5",
+    "app%3Da%2Ctier%3Db", "tier%20notin%20(b)%2Capp", "app%3Dnone",
+    "!app%2C!tier",
+};
+
+
+static int
+setup(void **state)
+{
+    *state = api_env_create();
+    return 0;
+}
+
+
+static int
+teardown(void **state)
+{
+    api_env_destroy(*state);
+    return 0;
+}
+
+
+static uint64_t
+answered(api_env_t *env)
+{
+    size_t    ix, keys, bytes;
+    uint64_t  n;
+
+    gcp_reg_indexes_stats(api_env_api(env)->lindex, &ix, &keys, &bytes, &n);
+
+    return n;
+}
+
+
+static void
+put_object(api_env_t *env, int i, int create)
+{
+    int          k;
+    char         path[128], body[512], labels[256];
+    size_t       len;
+    api_resp_t  *r;
+    const char  *ns = nss[i % 3];
+
+    len = 0;
+    labels[0] = '\0';
+
+    for (k = 0; k < 3; k++) {
+        static const char  *keys[] = { "app", "tier", "shard" };
+
+        if (rand() % 3 == 0) {
+            continue;
+        }
+
+        len += (size_t) snprintf(labels + len, sizeof(labels) - len,
+                                 "%s\"%s\":\"%s\"", len ? "," : "", keys[k],
+                                 vals[rand() % 5]);
+    }
+
+    snprintf(body, sizeof(body), "{\"apiVersion\":\"v1\",\"kind\":"
+             "\"ConfigMap\",\"metadata\":{\"name\":\"cm-%03d\","
+             "\"labels\":{%s}},\"data\":{\"i\":\"%d\"}}", i, labels, rand());
+
+    if (create) {
+        snprintf(path, sizeof(path), "/api/v1/namespaces/%s/configmaps", ns);
+        r = api_call(env, "POST", path, "application/json", body, NULL);
+        assert_int_equal(r->status, 201);
+
+    } else {
+        snprintf(path, sizeof(path), "/api/v1/namespaces/%s/configmaps/"
+                 "cm-%03d", ns, i);
+        r = api_call(env, "PUT", path, "application/json", body, NULL);
+        assert_true(r->status == 200 || r->status == 201);
+    }
+
+    api_resp_free(r);
+}
+
+
+static void
+delete_object(api_env_t *env, int i)
+{
+    char         path[128];
+    api_resp_t  *r;
+
+    snprintf(path, sizeof(path), "/api/v1/namespaces/%s/configmaps/cm-%03d",
+             nss[i % 3], i);
+    r = api_call(env, "DELETE", path, NULL, NULL, NULL);
+    assert_true(r->status == 200 || r->status == 404);
+    api_resp_free(r);
+}
+
+
+/* The list by the index and by a scan: the same status and bytes. */
+static api_resp_t *
+compare(api_env_t *env, const char *coll, const char *query,
+    const char *accept)
+{
+    char         p1[512], p2[512];
+    api_resp_t  *a, *b;
+
+    snprintf(p1, sizeof(p1), "%s?%s", coll, query);
+    snprintf(p2, sizeof(p2), "%s?%s&fieldSelector=metadata.name!%%3Dzz",
+             coll, query);
+
+    a = api_call(env, "GET", p1, NULL, NULL, accept);
+    b = api_call(env, "GET", p2, NULL, NULL, accept);
+
+    if (a->status != b->status || a->len != b->len
+        || memcmp(a->body, b->body, a->len) != 0)
+    {
+        print_error("%s\nindex: %d %s\nscan:  %d %s\n", p1, a->status,
+                    a->body, b->status, b->body);
+        fail();
+    }
+
+    api_resp_free(b);
+
+    return a;
+}
+
+
+/* Pages of limit through the whole list, each compared. */
+static void
+compare_pages(api_env_t *env, const char *coll, const char *sel, int limit)
+{
+    char         q[512];
+    const char  *cont;
+    api_resp_t  *r;
+    int          pages;
+
+    snprintf(q, sizeof(q), "labelSelector=%s&limit=%d", sel, limit);
+
+    for (pages = 0; pages < 100; pages++) {
+        r = compare(env, coll, q, NULL);
+        assert_int_equal(r->status, 200);
+
+        cont = api_str(r->json, "metadata", "continue", NULL);
+        if (cont == NULL || cont[0] == '\0') {
+            api_resp_free(r);
+            return;
+        }
+
+        snprintf(q, sizeof(q), "labelSelector=%s&limit=%d&continue=%s",
+                 sel, limit, cont);
+        api_resp_free(r);
+    }
+
+    fail_msg("too many pages");
+}
+
+
+static void
+compacted(void *arg, gcp_store_result_t *res)
+{
+    *(int *) arg = 1;
+}
+
+
+static void
+test_random_against_scan(void **state)
+{
+    int          i, op, round, done, live[NOBJ];
+    char         q[512], oldq[512];
+    size_t       s;
+    int64_t      rev;
+    uint64_t     before;
+    api_env_t   *env = *state;
+    api_resp_t  *r;
+    gcp_arena_t *a;
+
+    static const char  *colls[] = {
+        "/api/v1/namespaces/ns1/configmaps",
+        "/api/v1/namespaces/ns2/configmaps",
+        "/api/v1/configmaps",
+    };
+
+    srand(7);
+
+    for (i = 0; i < 3; i++) {
+        snprintf(q, sizeof(q), "{\"metadata\":{\"name\":\"%s\"}}", nss[i]);
+        r = api_call(env, "POST", "/api/v1/namespaces", "application/json",
+                     q, NULL);
+        assert_int_equal(r->status, 201);
+        api_resp_free(r);
+    }
+
+    for (i = 0; i < NOBJ; i++) {
+        put_object(env, i, 1);
+        live[i] = 1;
+    }
+
+    /* the first selective list builds the index (and is scanned) */
+    r = api_call(env, "GET", "/api/v1/configmaps?labelSelector=app", NULL,
+                 NULL, NULL);
+    api_resp_free(r);
+    api_spin(env, 5);
+
+    oldq[0] = '\0';
+    before = answered(env);
+
+    for (round = 0; round < 12; round++) {
+
+        for (op = 0; op < 25; op++) {
+            i = rand() % NOBJ;
+
+            if (live[i] && rand() % 4 == 0) {
+                delete_object(env, i);
+                live[i] = 0;
+
+            } else {
+                put_object(env, i, !live[i]);
+                live[i] = 1;
+            }
+        }
+
+        api_spin(env, 5);
+
+        for (s = 0; s < gcp_nelems(sels); s++) {
+            snprintf(q, sizeof(q), "labelSelector=%s", sels[s]);
+            api_resp_free(compare(env, colls[s % 3], q, NULL));
+            api_resp_free(compare(env, colls[(s + 1) % 3], q,
+                                  "application/json;as=Table;v=v1;"
+                                  "g=meta.k8s.io"));
+            compare_pages(env, colls[(s + 2) % 3], sels[s], 1 + s % 7);
+        }
+
+        /* a list at the revision of the previous round: exact */
+        if (oldq[0]) {
+            api_resp_free(compare(env, colls[2], oldq, NULL));
+        }
+
+        r = api_call(env, "GET", "/api/v1/configmaps?limit=1", NULL, NULL,
+                     NULL);
+        rev = atoll(api_str(r->json, "metadata", "resourceVersion", NULL));
+        api_resp_free(r);
+
+        snprintf(oldq, sizeof(oldq), "labelSelector=app&resourceVersion=%lld"
+                 "&resourceVersionMatch=Exact", (long long) rev);
+
+        if (round % 4 == 3) {
+            /* compaction: older revisions answer 410 both ways */
+            a = gcp_arena_create(0);
+            done = 0;
+            gcp_store_compact(api_env_store(env), rev, a, compacted, &done);
+
+            while (!done) {
+                api_spin(env, 10);
+            }
+
+            gcp_arena_destroy(a);
+
+            snprintf(q, sizeof(q), "labelSelector=app&resourceVersion=%lld"
+                     "&resourceVersionMatch=Exact", (long long) rev - 1);
+            r = compare(env, colls[2], q, NULL);
+            assert_int_equal(r->status, 410);
+            api_resp_free(r);
+        }
+    }
+
+    /* most of these were the index's */
+    assert_true(answered(env) - before > 12 * gcp_nelems(sels));
+}
+
+
+static void
+test_write_then_read(void **state)
+{
+    api_env_t   *env = *state;
+    api_resp_t  *r;
+    int          i;
+
+    r = api_call(env, "GET", "/api/v1/namespaces/default/configmaps?"
+                 "labelSelector=k%3Dv", NULL, NULL, NULL);
+    api_resp_free(r);
+    api_spin(env, 5);
+
+    /* every write is seen by the next list, without waiting */
+    for (i = 0; i < 20; i++) {
+        char  body[256];
+
+        snprintf(body, sizeof(body), "{\"metadata\":{\"name\":\"w%d\","
+                 "\"labels\":{\"k\":\"v\"}}}", i);
+        r = api_call(env, "POST", "/api/v1/namespaces/default/configmaps",
+                     "application/json", body, NULL);
+        assert_int_equal(r->status, 201);
+        api_resp_free(r);
+
+        r = api_call(env, "GET", "/api/v1/namespaces/default/configmaps?"
+                     "labelSelector=k%3Dv", NULL, NULL, NULL);
+        assert_int_equal(r->status, 200);
+        assert_int_equal(json_array_size(json_object_get(r->json, "items")),
+                         i + 1);
+        api_resp_free(r);
+    }
+}
+
+
+int
+main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_random_against_scan, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_write_then_read, setup,
+                                        teardown),
+    };
+
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
