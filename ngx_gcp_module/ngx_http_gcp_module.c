@@ -29,6 +29,7 @@
 #define NGX_HTTP_GCP_COMPACT_INTERVAL     300000  /* 5 minutes, as upstream */
 #define NGX_HTTP_GCP_OBJECT_CACHE   (64 * 1024 * 1024)
 #define NGX_HTTP_GCP_LABEL_INDEX    (64 * 1024 * 1024)
+#define NGX_HTTP_GCP_TABLE_CACHE    (32 * 1024 * 1024)
 #define NGX_HTTP_GCP_DRAIN_MS       100
 
 
@@ -138,6 +139,13 @@ static ngx_command_t  ngx_http_gcp_commands[] = {
       ngx_conf_set_size_slot,
       NGX_HTTP_MAIN_CONF_OFFSET,
       offsetof(ngx_http_gcp_main_conf_t, label_index),
+      NULL },
+
+    { ngx_string("gcp_table_cache_size"),
+      NGX_HTTP_MAIN_CONF|NGX_CONF_TAKE1,
+      ngx_conf_set_size_slot,
+      NGX_HTTP_MAIN_CONF_OFFSET,
+      offsetof(ngx_http_gcp_main_conf_t, table_cache),
       NULL },
 
     { ngx_string("gcp_version"),
@@ -428,6 +436,7 @@ ngx_http_gcp_create_main_conf(ngx_conf_t *cf)
     mcf->compact_interval = NGX_CONF_UNSET_MSEC;
     mcf->object_cache = NGX_CONF_UNSET_SIZE;
     mcf->label_index = NGX_CONF_UNSET_SIZE;
+    mcf->table_cache = NGX_CONF_UNSET_SIZE;
     mcf->controllers_off = NGX_CONF_UNSET_UINT;
     mcf->storage.sync = NGX_CONF_UNSET;
     ngx_queue_init(&mcf->calls);
@@ -451,6 +460,7 @@ ngx_http_gcp_init_main_conf(ngx_conf_t *cf, void *conf)
                              NGX_HTTP_GCP_COMPACT_INTERVAL);
     ngx_conf_init_size_value(mcf->object_cache, NGX_HTTP_GCP_OBJECT_CACHE);
     ngx_conf_init_size_value(mcf->label_index, NGX_HTTP_GCP_LABEL_INDEX);
+    ngx_conf_init_size_value(mcf->table_cache, NGX_HTTP_GCP_TABLE_CACHE);
     ngx_http_gcp_ctl_init_conf(mcf);
 
     if (mcf->used && mcf->storage.type == NGX_HTTP_GCP_STORAGE_NONE) {
@@ -1042,6 +1052,7 @@ ngx_http_gcp_open(ngx_cycle_t *cycle, ngx_http_gcp_main_conf_t *mcf)
 
     conf.object_cache = mcf->object_cache;
     conf.label_index = mcf->label_index;
+    conf.table_cache = mcf->table_cache;
 
     /*
      * One process compacts and runs the controllers: the first worker (or

@@ -130,6 +130,7 @@ typedef struct {
     ngx_msec_t                   compact_interval;  /* 0: never */
     size_t                       object_cache;      /* 0: none */
     size_t                       label_index;       /* 0: none */
+    size_t                       table_cache;       /* 0: none */
     size_t                       max_body_size; /* http level, for the core */
     ngx_uint_t                   controllers_off;   /* gcp_controllers: */
                                                     /* GCP_CTL_* bits */

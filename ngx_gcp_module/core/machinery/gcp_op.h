@@ -39,6 +39,7 @@ struct gcp_api_s {
     void               *compactor;      /* gcp_compactor_t, or NULL */
     void               *objcache;       /* gcp_objcache_t, or NULL */
     void               *lindex;         /* gcp_reg_indexes_t, or NULL */
+    void               *tablecache;     /* Table rows (gcp_objcache_t) */
     void               *admission;      /* gcp_admission.c's chain */
     void               *authorizer;     /* gcp_authorizer_t, or NULL */
     void               *rbac;           /* gcp_rbac.c's state, or NULL */

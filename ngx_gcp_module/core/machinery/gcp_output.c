@@ -241,7 +241,8 @@ gcp_output_object(gcp_op_t *op, int status, const gcp_kv_t *kv,
         }
 
         if (obj == NULL
-            || gcp_table_write(op, &b, (json_t **) &obj, 1,
+            || gcp_table_write(op, &b, (gcp_kv_t *const *) &kv,
+                               (json_t **) &obj, 1,
                                kv ? kv->mod_revision : 0, NULL, -1, 1)
                != GCP_OK)
         {
@@ -310,17 +311,9 @@ gcp_output_list(gcp_op_t *op, gcp_kv_t **kvs, json_t **objs, size_t n,
     }
 
     if (op->media.kind == GCP_MEDIA_TABLE) {
-        for (i = 0; i < n; i++) {
-            if (objs[i] == NULL) {
-                objs[i] = gcp_reg_decode_kv(op, kvs[i]);
-                if (objs[i] == NULL) {
-                    gcp_op_error(op, GCP_EINTERNAL, NULL, NULL);
-                    return;
-                }
-            }
-        }
+        /* rows decode their objects when they are not cached */
 
-        if (gcp_table_write(op, &b, objs, n, rev, cont, remaining, 1)
+        if (gcp_table_write(op, &b, kvs, objs, n, rev, cont, remaining, 1)
             != GCP_OK)
         {
             gcp_op_error(op, GCP_EINTERNAL, NULL, NULL);

@@ -172,6 +172,8 @@ typedef struct {
                                         /* per process; 0: no cache */
     size_t        label_index;          /* bytes of label indexes kept */
                                         /* per process; 0: none */
+    size_t        table_cache;          /* bytes of Table rows kept per */
+                                        /* process; 0: no cache */
     const char   *data_dir;
 
     gcp_auth_t   *auth;                 /* authentication (borrowed); */

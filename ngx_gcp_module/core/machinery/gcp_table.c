@@ -7,8 +7,20 @@
 
 #include "gcp_reg.h"
 #include "gcp_json.h"
+#include "gcp_objcache.h"
 #include "gcp_table.h"
 #include "gcp_time.h"
+
+
+#define GCP_NS  1000000000LL
+
+
+/*
+ * Until when (ns since the epoch) the row being written shows the same
+ * cells: lowered by every age written into it.  Workers run one request
+ * at a time, and a row is written without returning to the loop.
+ */
+static int64_t  gcp_table_until;
 
 
 static const gcp_column_t  gcp_default_columns[] = {
@@ -24,11 +36,42 @@ gcp_table_cell_name(json_t *cells, const json_t *obj)
 }
 
 
+/*
+ * Lowers gcp_table_until to when the age of ts, seen at now, may show
+ * otherwise: the next second of the age under 10 minutes (to the
+ * nanosecond), else the next minute (counted in whole seconds, early
+ * rather than late).  gcp_time_age() reads the clock after now: its text
+ * is the same or newer, never older than this bound assumes.
+ */
+static void
+gcp_table_age_until(const struct timespec *ts, const struct timespec *now)
+{
+    int64_t  ds, d, r, until;
+
+    ds = (int64_t) now->tv_sec - (int64_t) ts->tv_sec;
+    until = (int64_t) now->tv_sec * GCP_NS + now->tv_nsec;
+
+    if (ds > -600 && ds < 600) {
+        d = ds * GCP_NS + (now->tv_nsec - ts->tv_nsec);
+        r = (d % GCP_NS + GCP_NS) % GCP_NS;
+        until += GCP_NS - r;
+
+    } else {
+        r = (ds % 60 + 60) % 60;
+        until += (59 - r) * GCP_NS;
+    }
+
+    if (until < gcp_table_until) {
+        gcp_table_until = until;
+    }
+}
+
+
 void
 gcp_table_cell_since(json_t *cells, const char *rfc3339)
 {
     char             buf[GCP_DURATION_BUFSIZE];
-    struct timespec  ts;
+    struct timespec  ts, now;
 
     if (rfc3339 == NULL || rfc3339[0] == '\0'
         || gcp_time_parse(NULL, rfc3339, strlen(rfc3339), &ts, NULL)
@@ -37,6 +80,9 @@ gcp_table_cell_since(json_t *cells, const char *rfc3339)
         json_array_append_new(cells, json_string("<unknown>"));
         return;
     }
+
+    now = gcp_time_now();
+    gcp_table_age_until(&ts, &now);
 
     gcp_time_age(buf, &ts);
     json_array_append_new(cells, json_string(buf));
@@ -91,33 +137,164 @@ gcp_table_cells(gcp_op_t *op, const json_t *obj, json_t *cells)
 }
 
 
-/* A copy of objs in the order the resource's printer shows them. */
+/* Items in the order the resource's printer shows them (objs decoded). */
 
-static json_t **
-gcp_table_sorted(gcp_op_t *op, json_t **objs, size_t n)
+typedef struct {
+    json_t          *obj;           /* first: what table_cmp compares */
+    const gcp_kv_t  *kv;
+} gcp_table_item_t;
+
+
+static int
+gcp_table_sorted(gcp_op_t *op, gcp_table_item_t *items, size_t n)
 {
-    json_t  **sorted;
+    size_t  i;
 
-    sorted = gcp_alloc(op->a, n * sizeof(json_t *));
-    if (sorted == NULL) {
-        return NULL;
+    for (i = 0; i < n; i++) {
+        if (items[i].obj == NULL) {
+            items[i].obj = gcp_reg_decode_kv(op, items[i].kv);
+            if (items[i].obj == NULL) {
+                return GCP_EINTERNAL;
+            }
+        }
     }
 
-    memcpy(sorted, objs, n * sizeof(json_t *));
-    qsort(sorted, n, sizeof(json_t *), op->res->strategy->table_cmp);
+    qsort(items, n, sizeof(gcp_table_item_t), op->res->strategy->table_cmp);
 
-    return sorted;
+    return GCP_OK;
+}
+
+
+/*
+ * The row cache: "cells" and "object" of a row, by resource, Table
+ * version, includeObject and storage key, at the key's mod_revision, with
+ * the time its ages change ([until, bytes]).  Custom resources' columns
+ * change with their CRD under the same objects: not cached.
+ */
+static gcp_str_t
+gcp_table_cache_key(gcp_op_t *op, const gcp_kv_t *kv, const char *meta_av,
+    const char *include)
+{
+    gcp_str_t    k;
+    const char  *s;
+
+    k.len = 0;
+    k.data = NULL;
+
+    if (op->api->tablecache == NULL || kv == NULL || kv->mod_revision <= 0
+        || op->res->owner)
+    {
+        return k;
+    }
+
+    s = gcp_sprintf(op->a, "%s/%s/%s %s %s %.*s", op->res->group,
+                    op->res->version, op->res->name, meta_av, include,
+                    (int) kv->key.len, kv->key.data);
+    if (s) {
+        k.data = s;
+        k.len = strlen(s);
+    }
+
+    return k;
+}
+
+
+static int
+gcp_table_row(gcp_op_t *op, gcp_buf_t *b, const gcp_kv_t *kv, json_t *obj,
+    const char *meta_av, const char *include)
+{
+    int               rc;
+    size_t            start;
+    json_t           *cells, *cached;
+    int64_t           now;
+    gcp_str_t         ck;
+    struct timespec   ts;
+
+    ck = gcp_table_cache_key(op, kv, meta_av, include);
+
+    ts = gcp_time_now();
+    now = (int64_t) ts.tv_sec * GCP_NS + ts.tv_nsec;
+
+    if (ck.len) {
+        cached = gcp_objcache_get(op->api->tablecache, ck, kv->mod_revision);
+
+        if (cached) {
+            if (now < json_integer_value(json_array_get(cached, 0))) {
+                gcp_buf_add(b, json_string_value(json_array_get(cached, 1)),
+                            json_string_length(json_array_get(cached, 1)));
+                json_decref(cached);
+                return GCP_OK;
+            }
+
+            json_decref(cached);
+        }
+    }
+
+    if (obj == NULL) {
+        obj = gcp_reg_decode_kv(op, kv);
+        if (obj == NULL) {
+            return GCP_EINTERNAL;
+        }
+    }
+
+    cells = json_array();
+    if (cells == NULL) {
+        return GCP_ENOMEM;
+    }
+
+    gcp_table_until = INT64_MAX;
+    start = b->len;
+
+    rc = gcp_table_cells(op, obj, cells);
+    if (rc != GCP_OK) {
+        json_decref(cells);
+        return rc;
+    }
+
+    gcp_buf_addstr(b, "{\"cells\":");
+    gcp_json_dump_buf(b, cells, 0);
+    json_decref(cells);
+
+    gcp_buf_addstr(b, ",\"object\":");
+
+    if (strcmp(include, "None") == 0) {
+        gcp_buf_addstr(b, "null");
+
+    } else if (strcmp(include, "Object") == 0) {
+        gcp_json_dump_buf(b, obj, 0);
+
+    } else {
+        gcp_buf_printf(b, "{\"kind\":\"PartialObjectMetadata\","
+                          "\"apiVersion\":\"%s\",\"metadata\":", meta_av);
+        gcp_output_metadata(op, b, obj);
+        gcp_buf_addc(b, '}');
+    }
+
+    gcp_buf_addc(b, '}');
+
+    if (ck.len && !gcp_buf_failed(b) && gcp_table_until > now) {
+        cached = json_pack("[Is#]", (json_int_t) gcp_table_until,
+                           b->data + start, (int) (b->len - start));
+        if (cached) {
+            gcp_objcache_put(op->api->tablecache, ck, kv->mod_revision,
+                             cached, 2 * (b->len - start) + 128);
+            json_decref(cached);
+        }
+    }
+
+    return GCP_OK;
 }
 
 
 int
-gcp_table_write(gcp_op_t *op, gcp_buf_t *b, json_t **objs, size_t n,
-    int64_t rev, const char *cont, int64_t remaining, int with_columns)
+gcp_table_write(gcp_op_t *op, gcp_buf_t *b, gcp_kv_t *const *kvs,
+    json_t **objs, size_t n, int64_t rev, const char *cont,
+    int64_t remaining, int with_columns)
 {
     int                  rc;
     size_t               i, ncols;
-    json_t              *cells;
     const char          *include, *meta_av;
+    gcp_table_item_t    *items;
     const gcp_column_t  *cols;
 
     if (op->res->columns) {
@@ -136,6 +313,16 @@ gcp_table_write(gcp_op_t *op, gcp_buf_t *b, json_t **objs, size_t n,
 
     meta_av = strcmp(op->media.version, "v1beta1") == 0
               ? "meta.k8s.io/v1beta1" : "meta.k8s.io/v1";
+
+    items = gcp_alloc(op->a, (n + 1) * sizeof(gcp_table_item_t));
+    if (items == NULL) {
+        return GCP_ENOMEM;
+    }
+
+    for (i = 0; i < n; i++) {
+        items[i].obj = objs ? objs[i] : NULL;
+        items[i].kv = kvs ? kvs[i] : NULL;
+    }
 
     gcp_buf_printf(b, "{\"kind\":\"Table\",\"apiVersion\":\"%s\","
                       "\"metadata\":{", meta_av);
@@ -166,44 +353,22 @@ gcp_table_write(gcp_op_t *op, gcp_buf_t *b, json_t **objs, size_t n,
     gcp_buf_addstr(b, ",\"rows\":[");
 
     if (n > 1 && op->res->strategy && op->res->strategy->table_cmp) {
-        objs = gcp_table_sorted(op, objs, n);
-        if (objs == NULL) {
-            return GCP_ENOMEM;
+        rc = gcp_table_sorted(op, items, n);
+        if (rc != GCP_OK) {
+            return rc;
         }
     }
 
     for (i = 0; i < n; i++) {
-        cells = json_array();
-        if (cells == NULL) {
-            return GCP_ENOMEM;
+        if (i) {
+            gcp_buf_addc(b, ',');
         }
 
-        rc = gcp_table_cells(op, objs[i], cells);
+        rc = gcp_table_row(op, b, items[i].kv, items[i].obj, meta_av,
+                           include);
         if (rc != GCP_OK) {
-            json_decref(cells);
             return rc;
         }
-
-        gcp_buf_addstr(b, i ? ",{\"cells\":" : "{\"cells\":");
-        gcp_json_dump_buf(b, cells, 0);
-        json_decref(cells);
-
-        gcp_buf_addstr(b, ",\"object\":");
-
-        if (strcmp(include, "None") == 0) {
-            gcp_buf_addstr(b, "null");
-
-        } else if (strcmp(include, "Object") == 0) {
-            gcp_json_dump_buf(b, objs[i], 0);
-
-        } else {
-            gcp_buf_printf(b, "{\"kind\":\"PartialObjectMetadata\","
-                              "\"apiVersion\":\"%s\",\"metadata\":", meta_av);
-            gcp_output_metadata(op, b, objs[i]);
-            gcp_buf_addc(b, '}');
-        }
-
-        gcp_buf_addc(b, '}');
     }
 
     gcp_buf_addstr(b, "]}");

@@ -37,12 +37,18 @@
 
 
 /*
- * Appends a Table of objs (in the resource's form) to b.  with_columns 0
- * writes "columnDefinitions":null (later watch events).  rev is the
- * Table's resourceVersion (0: omitted).  Returns GCP_OK or an error.
+ * Appends a Table of n objects to b: kvs[i] the stored object (may be
+ * NULL, or kvs NULL), objs[i] its decoded form in the resource's version
+ * (NULL: decoded from kvs[i] when its row is not cached; objs may be NULL
+ * then).  A row is cached by kvs[i]'s key and mod_revision (the
+ * resourceVersion the object must show) until one of its ages changes.
+ * with_columns 0 writes "columnDefinitions":null (later watch events).
+ * rev is the Table's resourceVersion (0: omitted).  Returns GCP_OK or an
+ * error.
  */
-int gcp_table_write(gcp_op_t *op, gcp_buf_t *b, json_t **objs, size_t n,
-    int64_t rev, const char *cont, int64_t remaining, int with_columns);
+int gcp_table_write(gcp_op_t *op, gcp_buf_t *b, gcp_kv_t *const *kvs,
+    json_t **objs, size_t n, int64_t rev, const char *cont,
+    int64_t remaining, int with_columns);
 
 /* Appends the object's name to cells. */
 void gcp_table_cell_name(json_t *cells, const json_t *obj);

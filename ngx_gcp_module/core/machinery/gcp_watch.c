@@ -153,7 +153,12 @@ gcp_watch_object(gcp_watch_t *w, gcp_buf_t *b, const gcp_kv_t *kv,
     gcp_meta_set_str(obj, "resourceVersion",
                      gcp_sprintf(op->a, "%lld", (long long) rv));
 
-    if (gcp_table_write(op, b, &obj, 1, rv, NULL, -1, !w->columns_sent)
+    /* rows of what is stored at rv are the lists' rows (the cache's) */
+
+    if (gcp_table_write(op, b,
+                        (kv && kv->mod_revision == rv)
+                        ? (gcp_kv_t *const *) &kv : NULL,
+                        &obj, 1, rv, NULL, -1, !w->columns_sent)
         != GCP_OK)
     {
         return GCP_EINTERNAL;

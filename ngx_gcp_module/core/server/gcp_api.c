@@ -84,6 +84,15 @@ gcp_api_create(const gcp_api_conf_t *conf, const char **err)
         }
     }
 
+    if (conf->table_cache) {
+        api->tablecache = gcp_objcache_create(conf->table_cache);
+        if (api->tablecache == NULL) {
+            *err = "out of memory";
+            gcp_api_destroy(api);
+            return NULL;
+        }
+    }
+
     if (conf->label_index && conf->loop) {
         api->lindex = gcp_reg_indexes_create(api->store, conf->loop,
                                              conf->label_index);
@@ -166,6 +175,7 @@ gcp_api_destroy(gcp_api_t *api)
     gcp_compactor_stop(api->compactor);
     gcp_objcache_free(api->objcache);
     gcp_reg_indexes_free(api->lindex);
+    gcp_objcache_free(api->tablecache);
     gcp_openapi_cache_free(api);
     gcp_registry_free(api->registry);
     gcp_schema_set_free(api->schemas);

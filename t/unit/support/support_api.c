@@ -87,6 +87,7 @@ api_env_create_with(void (*tune)(gcp_api_conf_t *conf, void *arg),
     conf.min_watch_timeout = 1800;
     conf.object_cache = 8 << 20;
     conf.label_index = 8 << 20;
+    conf.table_cache = 4 << 20;
 
     if (tune) {
         tune(&conf, arg);
