@@ -22,6 +22,9 @@
  */
 static int64_t  gcp_table_until;
 
+static uint64_t  gcp_table_rows_cached;     /* rows served from the cache */
+static uint64_t  gcp_table_rows_made;       /* rows computed */
+
 
 static const gcp_column_t  gcp_default_columns[] = {
     GCP_COLUMN_NAME,
@@ -223,10 +226,13 @@ gcp_table_row(gcp_op_t *op, gcp_buf_t *b, const gcp_kv_t *kv, json_t *obj,
                 gcp_buf_add(b, json_string_value(json_array_get(cached, 1)),
                             json_string_length(json_array_get(cached, 1)));
                 json_decref(cached);
+                gcp_table_rows_cached++;
                 return GCP_OK;
             }
 
+            /* its ages moved on: computed again below, and replaced */
             json_decref(cached);
+            gcp_objcache_forget(op->api->tablecache, ck);
         }
     }
 
@@ -243,6 +249,7 @@ gcp_table_row(gcp_op_t *op, gcp_buf_t *b, const gcp_kv_t *kv, json_t *obj,
     }
 
     gcp_table_until = INT64_MAX;
+    gcp_table_rows_made++;
     start = b->len;
 
     rc = gcp_table_cells(op, obj, cells);
@@ -374,4 +381,12 @@ gcp_table_write(gcp_op_t *op, gcp_buf_t *b, gcp_kv_t *const *kvs,
     gcp_buf_addstr(b, "]}");
 
     return gcp_buf_failed(b) ? GCP_ENOMEM : GCP_OK;
+}
+
+
+void
+gcp_table_stats(uint64_t *cached, uint64_t *made)
+{
+    *cached = gcp_table_rows_cached;
+    *made = gcp_table_rows_made;
 }

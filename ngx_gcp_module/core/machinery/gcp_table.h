@@ -50,6 +50,9 @@ int gcp_table_write(gcp_op_t *op, gcp_buf_t *b, gcp_kv_t *const *kvs,
     json_t **objs, size_t n, int64_t rev, const char *cont,
     int64_t remaining, int with_columns);
 
+/* Rows served from the cache and rows computed by this process. */
+void gcp_table_stats(uint64_t *cached, uint64_t *made);
+
 /* Appends the object's name to cells. */
 void gcp_table_cell_name(json_t *cells, const json_t *obj);
 
