@@ -174,28 +174,58 @@ gcp_table_sorted(gcp_op_t *op, gcp_table_item_t *items, size_t n)
  * the time its ages change ([until, bytes]).  Custom resources' columns
  * change with their CRD under the same objects: not cached.
  */
-static gcp_str_t
-gcp_table_cache_key(gcp_op_t *op, const gcp_kv_t *kv, const char *meta_av,
-    const char *include)
+typedef struct {
+    const char       *meta_av;
+    const char       *include;
+    gcp_buf_t         key;          /* the variant, then a storage key */
+    size_t            variant;      /* its length; 0: rows not cached */
+    int64_t           now;          /* ns since the epoch */
+} gcp_table_ctx_t;
+
+
+static void
+gcp_table_ctx_init(gcp_op_t *op, gcp_table_ctx_t *ctx)
 {
-    gcp_str_t    k;
-    const char  *s;
+    struct timespec  ts;
+
+    ts = gcp_time_now();
+    ctx->now = (int64_t) ts.tv_sec * GCP_NS + ts.tv_nsec;
+    ctx->variant = 0;
+
+    gcp_buf_init(&ctx->key, op->a);
+
+    if (op->api->tablecache == NULL || op->res->owner) {
+        return;
+    }
+
+    gcp_buf_printf(&ctx->key, "%s/%s/%s %s %s ", op->res->group,
+                   op->res->version, op->res->name, ctx->meta_av,
+                   ctx->include);
+
+    if (!gcp_buf_failed(&ctx->key)) {
+        ctx->variant = ctx->key.len;
+    }
+}
+
+
+static gcp_str_t
+gcp_table_cache_key(gcp_table_ctx_t *ctx, const gcp_kv_t *kv)
+{
+    gcp_str_t  k;
 
     k.len = 0;
     k.data = NULL;
 
-    if (op->api->tablecache == NULL || kv == NULL || kv->mod_revision <= 0
-        || op->res->owner)
-    {
+    if (ctx->variant == 0 || kv == NULL || kv->mod_revision <= 0) {
         return k;
     }
 
-    s = gcp_sprintf(op->a, "%s/%s/%s %s %s %.*s", op->res->group,
-                    op->res->version, op->res->name, meta_av, include,
-                    (int) kv->key.len, kv->key.data);
-    if (s) {
-        k.data = s;
-        k.len = strlen(s);
+    ctx->key.len = ctx->variant;
+    gcp_buf_add(&ctx->key, kv->key.data, kv->key.len);
+
+    if (!gcp_buf_failed(&ctx->key)) {
+        k.data = ctx->key.data;
+        k.len = ctx->key.len;
     }
 
     return k;
@@ -203,20 +233,18 @@ gcp_table_cache_key(gcp_op_t *op, const gcp_kv_t *kv, const char *meta_av,
 
 
 static int
-gcp_table_row(gcp_op_t *op, gcp_buf_t *b, const gcp_kv_t *kv, json_t *obj,
-    const char *meta_av, const char *include)
+gcp_table_row(gcp_op_t *op, gcp_buf_t *b, gcp_table_ctx_t *ctx,
+    const gcp_kv_t *kv, json_t *obj)
 {
     int               rc;
     size_t            start;
     json_t           *cells, *cached;
     int64_t           now;
     gcp_str_t         ck;
-    struct timespec   ts;
+    const char       *meta_av = ctx->meta_av, *include = ctx->include;
 
-    ck = gcp_table_cache_key(op, kv, meta_av, include);
-
-    ts = gcp_time_now();
-    now = (int64_t) ts.tv_sec * GCP_NS + ts.tv_nsec;
+    ck = gcp_table_cache_key(ctx, kv);
+    now = ctx->now;
 
     if (ck.len) {
         cached = gcp_objcache_get(op->api->tablecache, ck, kv->mod_revision);
@@ -302,6 +330,7 @@ gcp_table_write(gcp_op_t *op, gcp_buf_t *b, gcp_kv_t *const *kvs,
     size_t               i, ncols;
     const char          *include, *meta_av;
     gcp_table_item_t    *items;
+    gcp_table_ctx_t      ctx;
     const gcp_column_t  *cols;
 
     if (op->res->columns) {
@@ -359,6 +388,10 @@ gcp_table_write(gcp_op_t *op, gcp_buf_t *b, gcp_kv_t *const *kvs,
 
     gcp_buf_addstr(b, ",\"rows\":[");
 
+    ctx.meta_av = meta_av;
+    ctx.include = include;
+    gcp_table_ctx_init(op, &ctx);
+
     if (n > 1 && op->res->strategy && op->res->strategy->table_cmp) {
         rc = gcp_table_sorted(op, items, n);
         if (rc != GCP_OK) {
@@ -371,8 +404,7 @@ gcp_table_write(gcp_op_t *op, gcp_buf_t *b, gcp_kv_t *const *kvs,
             gcp_buf_addc(b, ',');
         }
 
-        rc = gcp_table_row(op, b, items[i].kv, items[i].obj, meta_av,
-                           include);
+        rc = gcp_table_row(op, b, &ctx, items[i].kv, items[i].obj);
         if (rc != GCP_OK) {
             return rc;
         }
