@@ -112,6 +112,13 @@ def create_crd(srv, crd):
     r = call(srv, "POST", crd_path(), crd)
     assert r.status == 201, r
     assert eventually(lambda: established(srv, crd["metadata"]["name"]))
+    # every worker learns the new API from its own watch of the CRDs:
+    # wait until the connections (spread over the workers) all see it
+    spec = crd["spec"]
+    path = "/apis/%s/%s/%s" % (spec["group"], spec["versions"][0]["name"],
+                               spec["names"]["plural"])
+    assert eventually(lambda: all(call(srv, "GET", path).status == 200
+                                  for _ in range(8)))
     return r.json
 
 

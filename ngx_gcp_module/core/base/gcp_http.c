@@ -781,7 +781,11 @@ gcp_http_finish(gcp_http_req_t *r, CURLcode code)
     r->h->connections += (uint64_t) conns;
 
     res.error = gcp_http_error_kind(r, code);
-    res.sent = req_size > 0;
+    /* no connection, no request: a count left from an earlier */
+    /* transfer of a reused handle does not make it sent */
+    res.sent = req_size > 0 && res.error != GCP_HTTP_ERR_CONNECT
+               && res.error != GCP_HTTP_ERR_RESOLVE
+               && res.error != GCP_HTTP_ERR_TLS;
     res.os_errno = (int) err;
     res.content_type = ct;
     res.message = code == CURLE_OK ? NULL
