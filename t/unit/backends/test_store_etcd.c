@@ -1486,8 +1486,8 @@ et_proxy(void *arg)
 
     while ((c = accept(p->listen_fd, NULL, NULL)) >= 0) {
         if (pthread_create(&th, NULL, et_proxy_conn,
-                           (void *) (intptr_t) (c
-                                                | (p->etcd_port << 16)))
+                           (void *) ((intptr_t) c
+                                     | ((intptr_t) p->etcd_port << 16)))
             != 0)
         {
             close(c);
