@@ -25,7 +25,7 @@
 
 
 typedef enum {
-    GCP_MF_TODO = 0,
+    GCP_MF_PENDING = 0,
     GCP_MF_WAIT,            /* waits for its resource or namespace */
     GCP_MF_DONE             /* applied, left alone, or refused */
 } gcp_mf_state_e;
@@ -174,7 +174,7 @@ gcp_mf_add(gcp_manifests_t *m, const char *file, const gcp_manifest_obj_t *o)
         return GCP_ENOMEM;
     }
 
-    it->state = GCP_MF_TODO;
+    it->state = GCP_MF_PENDING;
     m->n++;
 
     return GCP_OK;
