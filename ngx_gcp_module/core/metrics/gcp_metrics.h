@@ -1,0 +1,203 @@
+
+/*
+ * Metrics: counters, gauges and histograms shared by every process of an
+ * nginx instance, exposed in Prometheus' text format (gcp_metrics_write()).
+ *
+ * Every family is defined once, in gcp_metrics_defs.c, with its label
+ * names fixed there: the layout of the shared memory follows from those
+ * definitions alone, so every process (and the next generation of workers
+ * after a reload) finds each family at the same place.  A family keeps at
+ * most max_series label sets; callers pass label values only from known
+ * sets (the served resources, the verbs, status codes, ...), never from
+ * what a client sends, and an observation that finds the table full is
+ * counted in ngx_gcp_metrics_series_overflow_total instead.
+ *
+ * The memory is raw bytes handed over by the adapter (an nginx shared
+ * zone): gcp_metrics_init() lays it out once, in the master, and every
+ * process then gcp_metrics_attach()es to it.  Updates are lock-free
+ * atomic additions; a label set is inserted with one compare-and-swap.
+ * Counters and histograms are the instance's totals and survive reloads
+ * (the zone does).  Gauges are kept per process and summed (or their
+ * largest value taken) when exposed, so that what a process that exited
+ * or crashed held (in-flight requests, watchers) goes away with it.
+ *
+ * Before attaching (or when metrics are off) every update is a no-op.
+ * Updates are thread-safe; attach, detach and the writer are for the
+ * event loop's thread.
+ */
+
+#ifndef _GCP_METRICS_H_INCLUDED_
+#define _GCP_METRICS_H_INCLUDED_
+
+
+#include "gcp_core.h"
+
+
+#define GCP_METRICS_MAX_LABELS   10
+#define GCP_METRICS_MAX_BUCKETS  24
+#define GCP_METRICS_PROCS        64     /* processes attached at once */
+#define GCP_METRICS_KEY          448    /* bytes of label values */
+
+
+typedef enum {
+    GCP_METRIC_COUNTER = 0,
+    GCP_METRIC_GAUGE,
+    GCP_METRIC_HISTOGRAM
+} gcp_metric_type_t;
+
+
+/* Which endpoint shows a family. */
+#define GCP_METRICS_SET_MAIN  0x1           /* /metrics */
+#define GCP_METRICS_SET_SLIS  0x2           /* /metrics/slis */
+
+
+typedef struct {
+    const char          *name;      /* as exposed, e.g. counters end in */
+                                    /* _total where upstream's do */
+    const char          *help;
+    gcp_metric_type_t    type;
+    const char * const  *labels;    /* NULL-terminated, sorted by name */
+    const double        *buckets;   /* histogram: ascending upper bounds */
+    unsigned             nbuckets;  /* without +Inf */
+    unsigned             max_series;
+    double               scale;     /* stored integer units per 1: a */
+                                    /* histogram's sum, a gauge's value */
+    unsigned             set;       /* GCP_METRICS_SET_* */
+    unsigned             gauge_max:1;   /* expose the largest value of */
+                                        /* the processes, not the sum */
+} gcp_metric_def_t;
+
+
+/* The families (gcp_metrics_defs.c). */
+typedef enum {
+    /* requests (server/gcp_api_observe.c) */
+    GCP_M_REQUEST_TOTAL = 0,
+    GCP_M_REQUEST_DURATION,
+    GCP_M_RESPONSE_SIZES,
+    GCP_M_INFLIGHT,
+    GCP_M_LONGRUNNING,
+    GCP_M_BUILD_INFO,
+
+    /* watches (machinery/gcp_watch.c) */
+    GCP_M_REGISTERED_WATCHERS,
+    GCP_M_WATCH_EVENTS,
+    GCP_M_WATCH_EVENT_SIZES,
+
+    /* storage (backends/gcp_store_metrics.c, server/gcp_storage_stats.c) */
+    GCP_M_STORAGE_DURATION,
+    GCP_M_STORAGE_REQUESTS,
+    GCP_M_STORAGE_ERRORS,
+    GCP_M_STORAGE_OBJECTS,
+    GCP_M_STORAGE_DB_SIZE,
+    GCP_M_STORAGE_SIZE_BYTES,
+
+    /* LMDB (backends/lmdb/) */
+    GCP_M_LMDB_COMMIT_BATCH,
+    GCP_M_LMDB_FSYNC_DURATION,
+    GCP_M_NOTIFY_LATENCY,
+
+    /* admission (machinery/gcp_admission.c) */
+    GCP_M_ADMISSION_STEP,
+    GCP_M_ADMISSION_CONTROLLER,
+
+    /* authentication and authorization (authn/) */
+    GCP_M_AUTHN_USER_REQUESTS,
+    GCP_M_AUTHN_ATTEMPTS,
+    GCP_M_AUTHN_DURATION,
+    GCP_M_AUTHZ_ATTEMPTS,
+    GCP_M_AUTHZ_DURATION,
+    GCP_M_AUTHZ_DECISIONS,
+
+    /* audit (audit/) */
+    GCP_M_AUDIT_EVENTS,
+    GCP_M_AUDIT_LEVELS,
+    GCP_M_AUDIT_ERRORS,
+    GCP_M_AUDIT_REJECTED,
+
+    /* controllers (controllers/) */
+    GCP_M_WORKQUEUE_ADDS,
+    GCP_M_WORKQUEUE_DEPTH,
+    GCP_M_WORKQUEUE_QUEUE_DURATION,
+    GCP_M_WORKQUEUE_WORK_DURATION,
+    GCP_M_WORKQUEUE_RETRIES,
+    GCP_M_LEADER,
+
+    /* health checks (server/gcp_health.c), /metrics/slis */
+    GCP_M_HEALTHCHECK,
+    GCP_M_HEALTHCHECKS_TOTAL,
+
+    /* the registry itself */
+    GCP_M_SERIES_OVERFLOW,
+
+    GCP_M_LAST
+} gcp_metric_id_t;
+
+
+/* Returns the definition of a family (static). */
+const gcp_metric_def_t *gcp_metric_def(gcp_metric_id_t id);
+
+
+/* shared memory */
+
+/* Returns the bytes the shared memory needs for every family. */
+size_t gcp_metrics_size(void);
+
+/*
+ * Lays the shared memory out (size bytes from gcp_metrics_size(), zeroed
+ * or already laid out): memory laid out by the same definitions keeps its
+ * values (a reload), anything else is cleared.  Returns 1 when the values
+ * were kept, 0 when cleared.  For one process before the others attach.
+ */
+int gcp_metrics_init(void *mem, size_t size);
+
+/*
+ * Makes this process update and expose the metrics in mem, laid out by
+ * gcp_metrics_init(), and takes a process slot for its gauges.  Returns
+ * GCP_OK, or GCP_EINVALID with *err (static) when mem is not laid out
+ * by these definitions.
+ */
+int gcp_metrics_attach(void *mem, size_t size, const char **err);
+
+/* Gives the process slot back (its gauges drop to 0) and stops. */
+void gcp_metrics_detach(void);
+
+/* Returns 1 when this process is attached. */
+int gcp_metrics_on(void);
+
+
+/* updates: labels are the values, in the order of the family's names */
+
+/* counter += n (n >= 0); gauge: this process's value += n (any sign) */
+void gcp_metric_add(gcp_metric_id_t id, const char * const *labels,
+    int64_t n);
+
+#define gcp_metric_inc(id, labels)  gcp_metric_add(id, labels, 1)
+
+/* gauge: sets this process's value (in the family's units) */
+void gcp_metric_set(gcp_metric_id_t id, const char * const *labels,
+    double v);
+
+/* histogram: one observation */
+void gcp_metric_observe(gcp_metric_id_t id, const char * const *labels,
+    double v);
+
+
+/* exposition */
+
+#define GCP_METRICS_OPENMETRICS  0x100      /* OpenMetrics 1.0.0 */
+
+/*
+ * Appends the families of set (GCP_METRICS_SET_*) to b in Prometheus'
+ * text format 0.0.4, or OpenMetrics with GCP_METRICS_OPENMETRICS in
+ * flags: families sorted by name, series by label values, histogram
+ * buckets cumulative and ending with +Inf equal to _count; process_*
+ * metrics with the main set; "# EOF" closes OpenMetrics.  Nothing when
+ * not attached.
+ */
+void gcp_metrics_write(gcp_buf_t *b, unsigned set, unsigned flags);
+
+/* Content-Type of what gcp_metrics_write() wrote with flags. */
+const char *gcp_metrics_content_type(unsigned flags);
+
+
+#endif /* _GCP_METRICS_H_INCLUDED_ */

@@ -1,0 +1,366 @@
+
+/*
+ * Every metric family: kube-apiserver's names, help texts, labels and
+ * buckets (k8s.io/apiserver, component-base, client-go's workqueue and
+ * leader election) where ngx_gcp measures the same thing, and ngx_gcp's
+ * own under ngx_gcp_.  The layout of the shared memory follows from this
+ * table (gcp_metrics.h).
+ */
+
+#include "gcp_metrics.h"
+
+
+/* label sets, names sorted as upstream's exposition sorts them */
+
+static const char * const  gcp_l_request[] = {
+    "code", "component", "dry_run", "group", "resource", "scope",
+    "subresource", "verb", "version", NULL
+};
+
+static const char * const  gcp_l_duration[] = {
+    "component", "dry_run", "group", "resource", "scope", "subresource",
+    "verb", "version", NULL
+};
+
+static const char * const  gcp_l_route[] = {
+    "component", "group", "resource", "scope", "subresource", "verb",
+    "version", NULL
+};
+
+static const char * const  gcp_l_build[] = {
+    "build_date", "compiler", "git_commit", "git_tree_state", "git_version",
+    "go_version", "major", "minor", "platform", NULL
+};
+
+static const char * const  gcp_l_request_kind[] = { "request_kind", NULL };
+static const char * const  gcp_l_gvk[] = { "group", "kind", "version", NULL };
+static const char * const  gcp_l_storage[] = { "operation", "type", NULL };
+static const char * const  gcp_l_resource[] = { "resource", NULL };
+static const char * const  gcp_l_endpoint[] = { "endpoint", NULL };
+static const char * const  gcp_l_cluster_id[] = { "storage_cluster_id",
+                                                  NULL };
+static const char * const  gcp_l_step[] = { "operation", "rejected", "type",
+                                            NULL };
+static const char * const  gcp_l_controller[] = { "name", "operation",
+                                                  "rejected", "type", NULL };
+static const char * const  gcp_l_username[] = { "username", NULL };
+static const char * const  gcp_l_result[] = { "result", NULL };
+static const char * const  gcp_l_decision[] = { "decision", "name", "type",
+                                                NULL };
+static const char * const  gcp_l_level[] = { "level", NULL };
+static const char * const  gcp_l_plugin[] = { "plugin", NULL };
+static const char * const  gcp_l_name[] = { "name", NULL };
+static const char * const  gcp_l_health[] = { "name", "type", NULL };
+static const char * const  gcp_l_health_total[] = { "name", "status", "type",
+                                                    NULL };
+static const char * const  gcp_l_family[] = { "family", NULL };
+static const char * const  gcp_l_none[] = { NULL };
+
+
+/* buckets */
+
+static const double  gcp_b_request[] = {
+    0.005, 0.025, 0.05, 0.1, 0.2, 0.4, 0.6, 0.8, 1.0, 1.25, 1.5, 2, 3, 4,
+    5, 6, 8, 10, 15, 20, 30, 45, 60
+};
+
+/* ExponentialBuckets(1000, 10, 7) */
+static const double  gcp_b_response[] = {
+    1000, 10000, 100000, 1e6, 1e7, 1e8, 1e9
+};
+
+/* ExponentialBuckets(1024, 2, 8) */
+static const double  gcp_b_event[] = {
+    1024, 2048, 4096, 8192, 16384, 32768, 65536, 131072
+};
+
+static const double  gcp_b_admission[] = {
+    0.005, 0.025, 0.1, 0.5, 1.0, 2.5
+};
+
+/* ExponentialBuckets(0.001, 2, 15) */
+static const double  gcp_b_authn[] = {
+    0.001, 0.002, 0.004, 0.008, 0.016, 0.032, 0.064, 0.128, 0.256, 0.512,
+    1.024, 2.048, 4.096, 8.192, 16.384
+};
+
+/* ExponentialBuckets(10e-9, 10, 10) */
+static const double  gcp_b_workqueue[] = {
+    1e-08, 1e-07, 1e-06, 9.999999999999999e-06, 9.999999999999999e-05,
+    0.001, 0.01, 0.1, 1, 10
+};
+
+static const double  gcp_b_batch[] = {
+    1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024
+};
+
+static const double  gcp_b_fsync[] = {
+    0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1,
+    0.25, 0.5, 1, 2.5
+};
+
+static const double  gcp_b_notify[] = {
+    1e-05, 2.5e-05, 5e-05, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005,
+    0.01, 0.025, 0.05, 0.1
+};
+
+
+#define gcp_buckets(b)  b, gcp_nelems(b)
+#define GCP_NS          1e9         /* seconds kept in nanoseconds */
+#define GCP_MAIN        GCP_METRICS_SET_MAIN
+
+
+static const gcp_metric_def_t  gcp_metric_defs[GCP_M_LAST] = {
+
+    [GCP_M_REQUEST_TOTAL] = {
+        "apiserver_request_total",
+        "[STABLE] Counter of apiserver requests broken out for each verb, "
+        "dry run value, group, version, resource, scope, component, and "
+        "HTTP response code.",
+        GCP_METRIC_COUNTER, gcp_l_request, NULL, 0, 2048, 1, GCP_MAIN, 0 },
+
+    [GCP_M_REQUEST_DURATION] = {
+        "apiserver_request_duration_seconds",
+        "[STABLE] Response latency distribution in seconds for each verb, "
+        "dry run value, group, version, resource, subresource, scope and "
+        "component.",
+        GCP_METRIC_HISTOGRAM, gcp_l_duration, gcp_buckets(gcp_b_request),
+        1024, GCP_NS, GCP_MAIN, 0 },
+
+    [GCP_M_RESPONSE_SIZES] = {
+        "apiserver_response_sizes",
+        "[STABLE] Response size distribution in bytes for each group, "
+        "version, verb, resource, subresource, scope and component.",
+        GCP_METRIC_HISTOGRAM, gcp_l_route, gcp_buckets(gcp_b_response),
+        512, 1, GCP_MAIN, 0 },
+
+    [GCP_M_INFLIGHT] = {
+        "apiserver_current_inflight_requests",
+        "[STABLE] Maximal number of currently used inflight request limit "
+        "of this apiserver per request kind in last second.",
+        GCP_METRIC_GAUGE, gcp_l_request_kind, NULL, 0, 2, 1, GCP_MAIN, 0 },
+
+    [GCP_M_LONGRUNNING] = {
+        "apiserver_longrunning_requests",
+        "[STABLE] Gauge of all active long-running apiserver requests "
+        "broken out by verb, group, version, resource, scope and "
+        "component. Not all requests are tracked this way.",
+        GCP_METRIC_GAUGE, gcp_l_route, NULL, 0, 256, 1, GCP_MAIN, 0 },
+
+    [GCP_M_BUILD_INFO] = {
+        "kubernetes_build_info",
+        "[ALPHA] A metric with a constant '1' value labeled by major, "
+        "minor, git version, git commit, git tree state, build date, Go "
+        "version, and compiler from which Kubernetes was built, and "
+        "platform on which it is running.",
+        GCP_METRIC_GAUGE, gcp_l_build, NULL, 0, 4, 1, GCP_MAIN, 1 },
+
+    [GCP_M_REGISTERED_WATCHERS] = {
+        "apiserver_registered_watchers",
+        "[ALPHA] Number of currently registered watchers for a given "
+        "resources",
+        GCP_METRIC_GAUGE, gcp_l_gvk, NULL, 0, 256, 1, GCP_MAIN, 0 },
+
+    [GCP_M_WATCH_EVENTS] = {
+        "apiserver_watch_events_total",
+        "[ALPHA] Number of events sent in watch clients",
+        GCP_METRIC_COUNTER, gcp_l_gvk, NULL, 0, 256, 1, GCP_MAIN, 0 },
+
+    [GCP_M_WATCH_EVENT_SIZES] = {
+        "apiserver_watch_events_sizes",
+        "[ALPHA] Watch event size distribution in bytes",
+        GCP_METRIC_HISTOGRAM, gcp_l_gvk, gcp_buckets(gcp_b_event), 256, 1,
+        GCP_MAIN, 0 },
+
+    [GCP_M_STORAGE_DURATION] = {
+        "etcd_request_duration_seconds",
+        "[ALPHA] Etcd request latency in seconds for each operation and "
+        "object type.",
+        GCP_METRIC_HISTOGRAM, gcp_l_storage, gcp_buckets(gcp_b_request),
+        384, GCP_NS, GCP_MAIN, 0 },
+
+    [GCP_M_STORAGE_REQUESTS] = {
+        "etcd_requests_total",
+        "[ALPHA] Etcd request counts for each operation and object type.",
+        GCP_METRIC_COUNTER, gcp_l_storage, NULL, 0, 384, 1, GCP_MAIN, 0 },
+
+    [GCP_M_STORAGE_ERRORS] = {
+        "etcd_request_errors_total",
+        "[ALPHA] Etcd failed request counts for each operation and object "
+        "type.",
+        GCP_METRIC_COUNTER, gcp_l_storage, NULL, 0, 256, 1, GCP_MAIN, 0 },
+
+    [GCP_M_STORAGE_OBJECTS] = {
+        "apiserver_storage_objects",
+        "[STABLE] Number of stored objects at the time of last check split "
+        "by kind.",
+        GCP_METRIC_GAUGE, gcp_l_resource, NULL, 0, 256, 1, GCP_MAIN, 1 },
+
+    [GCP_M_STORAGE_DB_SIZE] = {
+        "apiserver_storage_db_total_size_in_bytes",
+        "[ALPHA] (Deprecated since 1.28.0) Total size of the storage "
+        "database file physically allocated in bytes.",
+        GCP_METRIC_GAUGE, gcp_l_endpoint, NULL, 0, 8, 1, GCP_MAIN, 1 },
+
+    [GCP_M_STORAGE_SIZE_BYTES] = {
+        "apiserver_storage_size_bytes",
+        "[ALPHA] Size of the storage database file physically allocated in "
+        "bytes.",
+        GCP_METRIC_GAUGE, gcp_l_cluster_id, NULL, 0, 8, 1, GCP_MAIN, 1 },
+
+    [GCP_M_LMDB_COMMIT_BATCH] = {
+        "ngx_gcp_lmdb_commit_batch_writes",
+        "Writes made durable by one fdatasync of the LMDB group commit.",
+        GCP_METRIC_HISTOGRAM, gcp_l_none, gcp_buckets(gcp_b_batch), 1, 1,
+        GCP_MAIN, 0 },
+
+    [GCP_M_LMDB_FSYNC_DURATION] = {
+        "ngx_gcp_lmdb_fsync_duration_seconds",
+        "Duration of the fdatasync of one LMDB group commit.",
+        GCP_METRIC_HISTOGRAM, gcp_l_none, gcp_buckets(gcp_b_fsync), 1,
+        GCP_NS, GCP_MAIN, 0 },
+
+    [GCP_M_NOTIFY_LATENCY] = {
+        "ngx_gcp_watch_notify_latency_seconds",
+        "Time from a durable LMDB commit to a worker process waking up to "
+        "deliver its events (cross-worker notification).",
+        GCP_METRIC_HISTOGRAM, gcp_l_none, gcp_buckets(gcp_b_notify), 1,
+        GCP_NS, GCP_MAIN, 0 },
+
+    [GCP_M_ADMISSION_STEP] = {
+        "apiserver_admission_step_admission_duration_seconds",
+        "[STABLE] Admission sub-step latency histogram in seconds, broken "
+        "out for each operation and API resource and step type (validate "
+        "or admit).",
+        GCP_METRIC_HISTOGRAM, gcp_l_step, gcp_buckets(gcp_b_admission), 32,
+        GCP_NS, GCP_MAIN, 0 },
+
+    [GCP_M_ADMISSION_CONTROLLER] = {
+        "apiserver_admission_controller_admission_duration_seconds",
+        "[STABLE] Admission controller latency histogram in seconds, "
+        "identified by name and broken out for each operation and API "
+        "resource and type (validate or admit).",
+        GCP_METRIC_HISTOGRAM, gcp_l_controller,
+        gcp_buckets(gcp_b_admission), 128, GCP_NS, GCP_MAIN, 0 },
+
+    [GCP_M_AUTHN_USER_REQUESTS] = {
+        "authenticated_user_requests",
+        "[ALPHA] Counter of authenticated requests broken out by username.",
+        GCP_METRIC_COUNTER, gcp_l_username, NULL, 0, 8, 1, GCP_MAIN, 0 },
+
+    [GCP_M_AUTHN_ATTEMPTS] = {
+        "authentication_attempts",
+        "[ALPHA] Counter of authenticated attempts.",
+        GCP_METRIC_COUNTER, gcp_l_result, NULL, 0, 4, 1, GCP_MAIN, 0 },
+
+    [GCP_M_AUTHN_DURATION] = {
+        "authentication_duration_seconds",
+        "[ALPHA] Authentication duration in seconds broken out by result.",
+        GCP_METRIC_HISTOGRAM, gcp_l_result, gcp_buckets(gcp_b_authn), 4,
+        GCP_NS, GCP_MAIN, 0 },
+
+    [GCP_M_AUTHZ_ATTEMPTS] = {
+        "authorization_attempts_total",
+        "[ALPHA] Counter of authorization attempts broken down by result. "
+        "It can be either 'allowed', 'denied', 'no-opinion' or 'error'.",
+        GCP_METRIC_COUNTER, gcp_l_result, NULL, 0, 4, 1, GCP_MAIN, 0 },
+
+    [GCP_M_AUTHZ_DURATION] = {
+        "authorization_duration_seconds",
+        "[ALPHA] Authorization duration in seconds broken out by result.",
+        GCP_METRIC_HISTOGRAM, gcp_l_result, gcp_buckets(gcp_b_authn), 4,
+        GCP_NS, GCP_MAIN, 0 },
+
+    [GCP_M_AUTHZ_DECISIONS] = {
+        "apiserver_authorization_decisions_total",
+        "[ALPHA] Total number of terminal decisions made by an authorizer "
+        "split by authorizer type, name, and decision.",
+        GCP_METRIC_COUNTER, gcp_l_decision, NULL, 0, 8, 1, GCP_MAIN, 0 },
+
+    [GCP_M_AUDIT_EVENTS] = {
+        "apiserver_audit_event_total",
+        "[ALPHA] Counter of audit events generated and sent to the audit "
+        "backend.",
+        GCP_METRIC_COUNTER, gcp_l_none, NULL, 0, 1, 1, GCP_MAIN, 0 },
+
+    [GCP_M_AUDIT_LEVELS] = {
+        "apiserver_audit_level_total",
+        "[ALPHA] Counter of policy levels for audit events (1 per "
+        "request).",
+        GCP_METRIC_COUNTER, gcp_l_level, NULL, 0, 4, 1, GCP_MAIN, 0 },
+
+    [GCP_M_AUDIT_ERRORS] = {
+        "apiserver_audit_error_total",
+        "[ALPHA] Counter of audit events that failed to be audited "
+        "properly. Plugin identifies the plugin affected by the error.",
+        GCP_METRIC_COUNTER, gcp_l_plugin, NULL, 0, 4, 1, GCP_MAIN, 0 },
+
+    [GCP_M_AUDIT_REJECTED] = {
+        "apiserver_audit_requests_rejected_total",
+        "[ALPHA] Counter of apiserver requests rejected due to an error in "
+        "audit logging backend.",
+        GCP_METRIC_COUNTER, gcp_l_none, NULL, 0, 1, 1, GCP_MAIN, 0 },
+
+    [GCP_M_WORKQUEUE_ADDS] = {
+        "workqueue_adds_total",
+        "[ALPHA] Total number of adds handled by workqueue",
+        GCP_METRIC_COUNTER, gcp_l_name, NULL, 0, 32, 1, GCP_MAIN, 0 },
+
+    [GCP_M_WORKQUEUE_DEPTH] = {
+        "workqueue_depth",
+        "[ALPHA] Current depth of workqueue",
+        GCP_METRIC_GAUGE, gcp_l_name, NULL, 0, 32, 1, GCP_MAIN, 0 },
+
+    [GCP_M_WORKQUEUE_QUEUE_DURATION] = {
+        "workqueue_queue_duration_seconds",
+        "[ALPHA] How long in seconds an item stays in workqueue before "
+        "being requested.",
+        GCP_METRIC_HISTOGRAM, gcp_l_name, gcp_buckets(gcp_b_workqueue), 32,
+        GCP_NS, GCP_MAIN, 0 },
+
+    [GCP_M_WORKQUEUE_WORK_DURATION] = {
+        "workqueue_work_duration_seconds",
+        "[ALPHA] How long in seconds processing an item from workqueue "
+        "takes.",
+        GCP_METRIC_HISTOGRAM, gcp_l_name, gcp_buckets(gcp_b_workqueue), 32,
+        GCP_NS, GCP_MAIN, 0 },
+
+    [GCP_M_WORKQUEUE_RETRIES] = {
+        "workqueue_retries_total",
+        "[ALPHA] Total number of retries handled by workqueue",
+        GCP_METRIC_COUNTER, gcp_l_name, NULL, 0, 32, 1, GCP_MAIN, 0 },
+
+    [GCP_M_LEADER] = {
+        "leader_election_master_status",
+        "[ALPHA] Gauge of if the reporting system is master of the relevant "
+        "lease, 0 indicates backup, 1 indicates master. 'name' is the "
+        "string used to identify the lease. Please make sure to group by "
+        "name.",
+        GCP_METRIC_GAUGE, gcp_l_name, NULL, 0, 4, 1, GCP_MAIN, 1 },
+
+    [GCP_M_HEALTHCHECK] = {
+        "kubernetes_healthcheck",
+        "[BETA] This metric records the result of a single healthcheck.",
+        GCP_METRIC_GAUGE, gcp_l_health, NULL, 0, 32, 1,
+        GCP_METRICS_SET_SLIS, 1 },
+
+    [GCP_M_HEALTHCHECKS_TOTAL] = {
+        "kubernetes_healthchecks_total",
+        "[BETA] This metric records the results of all healthcheck.",
+        GCP_METRIC_COUNTER, gcp_l_health_total, NULL, 0, 64, 1,
+        GCP_METRICS_SET_SLIS, 0 },
+
+    [GCP_M_SERIES_OVERFLOW] = {
+        "ngx_gcp_metrics_series_overflow_total",
+        "Observations not recorded because their family already holds as "
+        "many label sets as it may.",
+        GCP_METRIC_COUNTER, gcp_l_family, NULL, 0, GCP_M_LAST, 1, GCP_MAIN,
+        0 },
+};
+
+
+const gcp_metric_def_t *
+gcp_metric_def(gcp_metric_id_t id)
+{
+    return &gcp_metric_defs[id];
+}
