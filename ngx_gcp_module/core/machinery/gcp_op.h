@@ -10,6 +10,7 @@
 
 
 #include <jansson.h>
+#include <time.h>
 
 #include "gcp_core.h"
 #include "gcp_request.h"
@@ -37,6 +38,7 @@ struct gcp_api_s {
     void               *discovery;      /* gcp_discovery.c's cache */
     void               *openapi;        /* gcp_openapi cache */
     void               *compactor;      /* gcp_compactor_t, or NULL */
+    void               *stats;          /* gcp_storage_stats_t, or NULL */
     void               *objcache;       /* gcp_objcache_t, or NULL */
     void               *lindex;         /* gcp_reg_indexes_t, or NULL */
     void               *tablecache;     /* Table rows (gcp_objcache_t) */
@@ -68,6 +70,17 @@ struct gcp_op_s {
 
     void                     *state;        /* the handler's own state */
     void                     *flow;         /* its APF seat or queue place */
+
+    /* what operators see of the request (server/gcp_observe.c, audit/) */
+    const gcp_user_t         *authn_user;   /* as authenticated, before */
+                                            /* impersonation; NULL: none */
+    const char               *audit_id;     /* Audit-ID, NULL: none */
+    struct timespec           received;     /* when the core got it */
+    int64_t                   revision;     /* of the object answered */
+    void                     *observe;      /* gcp_observe.c's state */
+    void                     *audit;        /* gcp_audit.c's, NULL: not */
+                                            /* audited */
+
     unsigned                  responded:1;
 };
 

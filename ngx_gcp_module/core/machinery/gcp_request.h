@@ -20,6 +20,7 @@ typedef struct gcp_call_s     gcp_call_t;
 typedef struct gcp_auth_s     gcp_auth_t;     /* gcp_auth.h */
 typedef struct gcp_admission_conf_s  gcp_admission_conf_t;
                                         /* gcp_admission.h */
+typedef struct gcp_audit_s    gcp_audit_t;    /* gcp_audit.h */
 
 
 typedef struct {
@@ -135,6 +136,9 @@ struct gcp_request_s {
      */
     gcp_str_t                 peer_certs;
 
+    const char               *remote_addr;  /* the client's IP address, */
+                                            /* NULL when unknown */
+
     /* Set by the core's authentication; NULL before (or when none runs). */
     const gcp_user_t         *user;
 
@@ -174,6 +178,8 @@ typedef struct {
                                         /* per process; 0: none */
     size_t        table_cache;          /* bytes of Table rows kept per */
                                         /* process; 0: no cache */
+    uint64_t      stats_interval_ms;    /* 0: this process does not */
+                                        /* sample the storage's size */
     const char   *data_dir;
 
     gcp_auth_t   *auth;                 /* authentication (borrowed); */
@@ -198,6 +204,9 @@ typedef struct {
     unsigned                     service_dns:1;
     const char                  *proxy_cert;
     const char                  *proxy_key;
+
+    gcp_audit_t  *audit;                /* auditing (borrowed); NULL: */
+                                        /* none */
 } gcp_api_conf_t;
 
 
