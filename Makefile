@@ -26,7 +26,8 @@ export GCP_DATA   ?= $(CURDIR)/var
 DEB_PACKAGES := nginx nginx-dev gcc make libc6-dev libjansson-dev \
     libpcre2-dev libssl-dev zlib1g-dev libcurl4-openssl-dev liblmdb-dev \
     libyaml-dev libcmocka-dev openssl curl python3 python3-pytest \
-    python3-kubernetes python3-yaml python3-requests wrk etcd-server \
+    python3-kubernetes python3-yaml python3-requests \
+    python3-prometheus-client wrk etcd-server \
     etcd-client dpkg-dev debhelper lintian clang-14 libclang-rt-14-dev
 
 # The core is in folders by layer (docs/architecture.md); headers are

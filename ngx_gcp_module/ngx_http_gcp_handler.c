@@ -266,6 +266,9 @@ ngx_http_gcp_request_init(ngx_http_request_t *r, gcp_request_t *req)
         return NGX_ERROR;
     }
 
+    req->remote_addr = gcp_strndup(a, (char *) r->connection->addr_text.data,
+                                   r->connection->addr_text.len);
+
     req->content_type = ngx_http_gcp_header_in(r, a, "Content-Type");
     req->accept = ngx_http_gcp_header_in(r, a, "Accept");
     req->user_agent = ngx_http_gcp_header_in(r, a, "User-Agent");
@@ -560,6 +563,10 @@ ngx_http_gcp_done(gcp_request_t *req, gcp_response_t *resp)
 
     call->done = 1;
     call->streaming = resp->streaming ? 1 : 0;
+
+    if (r) {
+        ngx_http_gcp_summary_save(r, req);
+    }
 
     if (resp->proxy && r) {
         /* the core's headers for the client go with the server's */

@@ -30,6 +30,7 @@
 #define NGX_HTTP_GCP_OBJECT_CACHE   (64 * 1024 * 1024)
 #define NGX_HTTP_GCP_LABEL_INDEX    (64 * 1024 * 1024)
 #define NGX_HTTP_GCP_TABLE_CACHE    (32 * 1024 * 1024)
+#define NGX_HTTP_GCP_STATS_INTERVAL 60000   /* object counts, as upstream */
 #define NGX_HTTP_GCP_DRAIN_MS       100
 
 
@@ -176,6 +177,29 @@ static ngx_command_t  ngx_http_gcp_commands[] = {
       ngx_conf_set_num_slot,
       NGX_HTTP_MAIN_CONF_OFFSET,
       offsetof(ngx_http_gcp_main_conf_t, apf.max_mutating),
+      NULL },
+
+    /* metrics and audit (ngx_http_gcp_observe.c) */
+
+    { ngx_string("gcp_metrics"),
+      NGX_HTTP_MAIN_CONF|NGX_CONF_FLAG,
+      ngx_conf_set_flag_slot,
+      NGX_HTTP_MAIN_CONF_OFFSET,
+      offsetof(ngx_http_gcp_main_conf_t, observe.metrics),
+      NULL },
+
+    { ngx_string("gcp_audit_policy_file"),
+      NGX_HTTP_MAIN_CONF|NGX_CONF_TAKE1,
+      ngx_conf_set_str_slot,
+      NGX_HTTP_MAIN_CONF_OFFSET,
+      offsetof(ngx_http_gcp_main_conf_t, observe.audit_policy),
+      NULL },
+
+    { ngx_string("gcp_audit_log"),
+      NGX_HTTP_MAIN_CONF|NGX_CONF_1MORE,
+      ngx_http_gcp_audit_log,
+      NGX_HTTP_MAIN_CONF_OFFSET,
+      0,
       NULL },
 
     /* the built-in controllers (ngx_http_gcp_ctl.c) */
@@ -383,7 +407,7 @@ static ngx_command_t  ngx_http_gcp_commands[] = {
 
 
 static ngx_http_module_t  ngx_http_gcp_module_ctx = {
-    NULL,                                  /* preconfiguration */
+    ngx_http_gcp_variables_add,            /* preconfiguration */
     ngx_http_gcp_postconfiguration,        /* postconfiguration */
 
     ngx_http_gcp_create_main_conf,         /* create main configuration */
@@ -444,6 +468,7 @@ ngx_http_gcp_create_main_conf(ngx_conf_t *cf)
     ngx_http_gcp_auth_create_conf(&mcf->auth);
     ngx_http_gcp_apf_create_conf(&mcf->apf);
     ngx_http_gcp_proxy_create_conf(&mcf->proxy);
+    ngx_http_gcp_observe_create_conf(&mcf->observe);
 
     return mcf;
 }
@@ -482,6 +507,12 @@ ngx_http_gcp_init_main_conf(ngx_conf_t *cf, void *conf)
         }
 
         if (ngx_http_gcp_proxy_init_conf(cf, &mcf->proxy) != NGX_CONF_OK) {
+            return NGX_CONF_ERROR;
+        }
+
+        if (ngx_http_gcp_observe_init_conf(cf, &mcf->observe)
+            != NGX_CONF_OK)
+        {
             return NGX_CONF_ERROR;
         }
 
@@ -580,6 +611,8 @@ ngx_http_gcp_postconfiguration(ngx_conf_t *cf)
         return NGX_ERROR;
     }
 #endif
+
+    ngx_http_gcp_variables_used(cf, &mcf->observe);
 
     return ngx_http_gcp_body_filter_init(cf);
 }
@@ -1000,7 +1033,8 @@ ngx_http_gcp_init_process(ngx_cycle_t *cycle)
     mcf->drain.data = mcf;
     mcf->drain.log = cycle->log;
 
-    if (ngx_http_gcp_open(cycle, mcf) != NGX_OK
+    if (ngx_http_gcp_observe_start(cycle, &mcf->observe) != NGX_OK
+        || ngx_http_gcp_open(cycle, mcf) != NGX_OK
         || ngx_http_gcp_sentinel(cycle, mcf) != NGX_OK)
     {
         /* fatal: the master does not respawn the worker (exit code 2) */
@@ -1059,10 +1093,13 @@ ngx_http_gcp_open(ngx_cycle_t *cycle, ngx_http_gcp_main_conf_t *mcf)
      * the single process).
      */
     conf.compact_interval_ms = ngx_worker == 0 ? mcf->compact_interval : 0;
+    conf.stats_interval_ms = ngx_worker == 0 ? NGX_HTTP_GCP_STATS_INTERVAL
+                                            : 0;
     conf.data_dir = (const char *) mcf->storage.path.data;
 
     conf.auth = mcf->auth.auth;
     conf.authorization_mode = ngx_http_gcp_authorization_mode(&mcf->auth);
+    conf.audit = mcf->observe.audit;
 
     ngx_http_gcp_apf_api_conf(&mcf->apf, &conf);
     conf.admission = &mcf->admission.conf;
@@ -1312,4 +1349,6 @@ ngx_http_gcp_exit_process(ngx_cycle_t *cycle)
 
     ngx_http_gcp_loop_destroy(mcf->loop);
     mcf->loop = NULL;
+
+    ngx_http_gcp_observe_stop(cycle);
 }

@@ -16,6 +16,7 @@
 
 #include "gcp_admission.h"
 #include "gcp_api.h"
+#include "gcp_audit.h"
 #include "gcp_auth.h"
 #include "gcp_ctl.h"
 #include "gcp_manifests.h"
@@ -123,6 +124,35 @@ typedef struct {
 } ngx_http_gcp_storage_conf_t;
 
 
+/* Metrics, audit and the log variables (ngx_http_gcp_observe.c). */
+typedef struct {
+    ngx_flag_t                  metrics;        /* gcp_metrics */
+    ngx_shm_zone_t             *zone;           /* the metrics, or NULL */
+    ngx_str_t                   audit_policy;   /* gcp_audit_policy_file */
+    ngx_str_t                   audit_log;      /* gcp_audit_log */
+    uint64_t                    audit_max_size;
+    ngx_uint_t                  audit_max_backups;
+    size_t                      audit_buffer;
+    gcp_audit_t                *audit;      /* loaded by init_main_conf */
+    ngx_flag_t                  log_vars;   /* $gcp_* used somewhere */
+} ngx_http_gcp_observe_conf_t;
+
+
+/* The $gcp_* variables. */
+#define NGX_HTTP_GCP_VAR_USER          0
+#define NGX_HTTP_GCP_VAR_GROUPS        1
+#define NGX_HTTP_GCP_VAR_IMPERSONATED  2
+#define NGX_HTTP_GCP_VAR_VERB          3
+#define NGX_HTTP_GCP_VAR_GROUP         4
+#define NGX_HTTP_GCP_VAR_RESOURCE      5
+#define NGX_HTTP_GCP_VAR_SUBRESOURCE   6
+#define NGX_HTTP_GCP_VAR_NAMESPACE     7
+#define NGX_HTTP_GCP_VAR_NAME          8
+#define NGX_HTTP_GCP_VAR_AUDIT_ID      9
+#define NGX_HTTP_GCP_VAR_REVISION      10
+#define NGX_HTTP_GCP_VAR_LAST          11
+
+
 typedef struct {
     ngx_http_gcp_storage_conf_t  storage;
     ngx_str_t                    version;       /* gcp_version */
@@ -141,6 +171,7 @@ typedef struct {
     ngx_http_gcp_apf_conf_t      apf;
     ngx_http_gcp_admission_conf_t  admission;
     ngx_http_gcp_proxy_conf_t    proxy;
+    ngx_http_gcp_observe_conf_t  observe;
 
     ngx_flag_t                   used;      /* some gcp_api exists */
     void                        *shared;    /* gcp_lmdb_shared_t, master */
@@ -196,6 +227,8 @@ typedef struct {
     ngx_chain_t                *status_body;    /* Status replacing an */
                                                 /* nginx error page */
     void                       *proxy;      /* proxied: its state */
+
+    void                       *summary;    /* for the $gcp_* variables */
 
     unsigned                    core_response:1;    /* made by the core */
                                                     /* (or the server it */
@@ -459,6 +492,48 @@ char *ngx_http_gcp_manifests(ngx_conf_t *cf, ngx_command_t *cmd,
  * stops. */
 void ngx_http_gcp_manifests_start(ngx_http_gcp_main_conf_t *mcf);
 void ngx_http_gcp_manifests_stop(ngx_http_gcp_main_conf_t *mcf);
+
+
+/* ngx_http_gcp_observe.c */
+
+/* The directive gcp_audit_log. */
+char *ngx_http_gcp_audit_log(ngx_conf_t *cf, ngx_command_t *cmd,
+    void *conf);
+
+/* Marks the settings unset (create_main_conf). */
+void ngx_http_gcp_observe_create_conf(ngx_http_gcp_observe_conf_t *ocf);
+
+/*
+ * Adds the metrics zone (gcp_metrics on) and loads the audit policy
+ * (released with cf->pool).  Returns NGX_CONF_OK or NGX_CONF_ERROR
+ * (after logging).
+ */
+char *ngx_http_gcp_observe_init_conf(ngx_conf_t *cf,
+    ngx_http_gcp_observe_conf_t *ocf);
+
+/* Registers the $gcp_* variables (preconfiguration). */
+ngx_int_t ngx_http_gcp_variables_add(ngx_conf_t *cf);
+
+/* Notes whether the configuration uses them (postconfiguration). */
+void ngx_http_gcp_variables_used(ngx_conf_t *cf,
+    ngx_http_gcp_observe_conf_t *ocf);
+
+/*
+ * In a worker, before the API core is created: the core's error log,
+ * the metrics attached.  Returns NGX_OK or NGX_ERROR (logged).
+ */
+ngx_int_t ngx_http_gcp_observe_start(ngx_cycle_t *cycle,
+    ngx_http_gcp_observe_conf_t *ocf);
+
+/* At exit, after the API core is destroyed. */
+void ngx_http_gcp_observe_stop(ngx_cycle_t *cycle);
+
+/*
+ * Keeps what the $gcp_* variables show of r, from the core's request
+ * (when the core answers; the variables are read when r is logged, after
+ * the core's request is gone).
+ */
+void ngx_http_gcp_summary_save(ngx_http_request_t *r, gcp_request_t *req);
 
 
 /* ngx_http_gcp_stream.c */

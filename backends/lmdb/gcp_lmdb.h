@@ -37,6 +37,7 @@ typedef struct {
     int64_t      durable;           /* atomic max */
     uint64_t     syncs;             /* atomic counters */
     uint64_t     synced_writes;
+    int64_t      notified_ns;       /* last wake-up sent (monotonic) */
 } gcp_lmdb_shm_t;
 
 

@@ -14,9 +14,25 @@
 #include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "gcp_lmdb.h"
+#include "gcp_metrics.h"
+
+
+static const char * const  gcp_lmdb_no_labels[] = { NULL };
+
+
+static int64_t
+gcp_lmdb_now_ns(void)
+{
+    struct timespec  ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+
+    return (int64_t) ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
 
 
 void
@@ -39,6 +55,9 @@ gcp_lmdb_notify(gcp_lmdb_shared_t *sh, int64_t rev)
 
     one = 1;
 
+    __atomic_store_n(&sh->shm->notified_ns, gcp_lmdb_now_ns(),
+                     __ATOMIC_RELAXED);
+
     for (i = 0; i < sh->nslots; i++) {
         /* a full counter (EAGAIN) already means "wake up" */
         n = write(sh->efd[i], &one, sizeof(uint64_t));
@@ -52,7 +71,7 @@ gcp_lmdb_sync_thread(void *data)
 {
     gcp_lmdb_store_t  *s = data;
     int                mrc;
-    int64_t            target;
+    int64_t            target, prev, start;
 
     pthread_mutex_lock(&s->mu);
 
@@ -69,12 +88,20 @@ gcp_lmdb_sync_thread(void *data)
         /* every write up to target was committed before this point */
 
         target = s->sync_req;
+        prev = s->sync_done;
         pthread_mutex_unlock(&s->mu);
 
+        start = gcp_lmdb_now_ns();
         mrc = mdb_env_sync(s->env, 1);
 
         if (mrc == MDB_SUCCESS) {
             __atomic_add_fetch(&s->sh->shm->syncs, 1, __ATOMIC_RELAXED);
+
+            /* the writes (of every process) this fdatasync made durable */
+            gcp_metric_observe(GCP_M_LMDB_FSYNC_DURATION, gcp_lmdb_no_labels,
+                               (double) (gcp_lmdb_now_ns() - start) / 1e9);
+            gcp_metric_observe(GCP_M_LMDB_COMMIT_BATCH, gcp_lmdb_no_labels,
+                               (double) (target - prev));
         }
 
         pthread_mutex_lock(&s->mu);
@@ -156,6 +183,14 @@ gcp_lmdb_efd_handler(void *arg, int fd, unsigned events)
 
     rc = read(fd, &n, sizeof(uint64_t));
     (void) rc;
+
+    if (gcp_metrics_on()) {
+        gcp_metric_observe(GCP_M_NOTIFY_LATENCY, gcp_lmdb_no_labels,
+                           (double) (gcp_lmdb_now_ns()
+                                     - __atomic_load_n(
+                                           &s->sh->shm->notified_ns,
+                                           __ATOMIC_RELAXED)) / 1e9);
+    }
 
     gcp_lmdb_dispatch(s, 0);
     gcp_lmdb_sync_ack(s);

@@ -6358,7 +6358,8 @@ def check_case(case, r):
         for p in got:
             assert p in case["expect"]["paths"], p
         for p in ("/api", "/api/v1", "/apis", "/apis/", "/healthz",
-                  "/livez", "/readyz", "/version", "/openapi/v2",
+                  "/livez", "/metrics", "/metrics/slis", "/readyz",
+                  "/version", "/openapi/v2",
                   "/openapi/v3", "/apis/coordination.k8s.io",
                   "/apis/coordination.k8s.io/v1", "/apis/events.k8s.io",
                   "/apis/events.k8s.io/v1"):

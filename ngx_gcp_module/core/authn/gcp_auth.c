@@ -9,8 +9,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <strings.h>
+#include <time.h>
 
+#include "gcp_audit.h"
 #include "gcp_auth_int.h"
+#include "gcp_metrics.h"
 #include "gcp_reg.h"
 #include "gcp_authn_types.h"
 #include "gcp_types.h"
@@ -320,14 +323,74 @@ gcp_auth_destroy(gcp_auth_t *auth)
 typedef struct {
     gcp_op_t          *op;
     gcp_auth_next_pt   next;
+    double             start;       /* seconds, monotonic */
     unsigned           failed:1;    /* an authenticator reported an error */
 } gcp_auth_step_t;
 
 
-static void
-gcp_auth_unauthorized(gcp_op_t *op)
+static double
+gcp_auth_seconds(void)
 {
-    gcp_op_error(op, GCP_EUNAUTHORIZED, "Unauthorized", NULL);
+    struct timespec  ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+
+    return (double) ts.tv_sec + (double) ts.tv_nsec / 1e9;
+}
+
+
+/* upstream's compressUsername: a few names, e-mail addresses, the rest */
+
+static const char *
+gcp_auth_username_label(const char *name)
+{
+    size_t  i;
+
+    static const char * const  known[] = {
+        "admin", "client", "kube_proxy", "kubelet",
+        "system:serviceaccount:kube-system:default", NULL
+    };
+
+    for (i = 0; known[i]; i++) {
+        if (strcmp(name, known[i]) == 0) {
+            return known[i];
+        }
+    }
+
+    return strchr(name, '@') ? "email_id" : "other";
+}
+
+
+/* authentication_attempts and friends; u: the user, when one */
+
+static void
+gcp_auth_observe(gcp_auth_step_t *s, const char *result, const gcp_user_t *u)
+{
+    const char  *v[2];
+
+    if (!gcp_metrics_on()) {
+        return;
+    }
+
+    v[1] = NULL;
+
+    if (u) {
+        v[0] = gcp_auth_username_label(u->name);
+        gcp_metric_inc(GCP_M_AUTHN_USER_REQUESTS, v);
+    }
+
+    v[0] = result;
+    gcp_metric_inc(GCP_M_AUTHN_ATTEMPTS, v);
+    gcp_metric_observe(GCP_M_AUTHN_DURATION, v,
+                       gcp_auth_seconds() - s->start);
+}
+
+
+static void
+gcp_auth_unauthorized(gcp_auth_step_t *s)
+{
+    gcp_auth_observe(s, s->failed ? "error" : "failure", NULL);
+    gcp_op_error(s->op, GCP_EUNAUTHORIZED, "Unauthorized", NULL);
 }
 
 
@@ -336,7 +399,13 @@ gcp_auth_unauthorized(gcp_op_t *op)
 static void
 gcp_auth_identified(gcp_auth_step_t *s, gcp_user_t *u)
 {
+    gcp_auth_observe(s, "success", u);
+
     s->op->req->user = u;
+    s->op->authn_user = u;
+
+    /* audited as the authenticated user, before impersonation */
+    gcp_audit_begin(s->op);
 
     if (gcp_auth_impersonate(s->op) != GCP_OK) {
         return;
@@ -375,7 +444,7 @@ gcp_auth_unrecognized(gcp_auth_step_t *s)
     const gcp_auth_t  *auth = op->api->conf.auth;
 
     if (s->failed || (auth && !auth->anonymous)) {
-        gcp_auth_unauthorized(op);
+        gcp_auth_unauthorized(s);
         return;
     }
 
@@ -479,6 +548,7 @@ gcp_auth_cert(gcp_auth_step_t *s)
     }
 
     if (rc != GCP_OK) {
+        gcp_auth_observe(s, "error", NULL);
         gcp_op_error(op, rc, NULL, NULL);
         return 1;
     }
@@ -516,9 +586,12 @@ gcp_auth_request(gcp_op_t *op, gcp_auth_next_pt next)
 
     s->op = op;
     s->next = next;
+    s->start = gcp_metrics_on() ? gcp_auth_seconds() : 0;
 
     if (req->user) {
         /* the in-process client's own identity */
+        op->authn_user = req->user;
+        gcp_audit_begin(op);
         next(op);
         return;
     }

@@ -16,6 +16,8 @@
  *   system:service-account-issuer-discovery
  *                               the issuer's discovery documents, bound
  *                               to system:serviceaccounts
+ *   system:monitoring           /metrics, /metrics/slis and every health
+ *                               check, bound to group system:monitoring
  *   admin, edit, view           aggregated from the system:aggregate-to-*
  *                               roles (and each other) by label
  *   system:auth-delegator       TokenReviews and SubjectAccessReviews, for
@@ -125,6 +127,12 @@ static const gcp_rbac_boot_rule_t  gcp_rbac_auth_delegator[] = {
 };
 
 
+static const gcp_rbac_boot_rule_t  gcp_rbac_monitoring[] = {
+    { L("get"), NULL, NULL, L("/healthz", "/healthz/*", "/livez",
+      "/livez/*", "/metrics", "/metrics/slis", "/readyz", "/readyz/*") },
+};
+
+
 static const gcp_rbac_boot_rule_t  gcp_rbac_aggregate_to_admin[] = {
     { L("create"), L("authorization.k8s.io"),
       L("localsubjectaccessreviews"), NULL },
@@ -206,6 +214,7 @@ static const gcp_rbac_boot_role_t  gcp_rbac_boot_roles[] = {
       GCP_RBAC_RULES(gcp_rbac_public_info_viewer) },
     { "system:service-account-issuer-discovery", NULL, NULL,
       GCP_RBAC_RULES(gcp_rbac_sa_issuer_discovery) },
+    { "system:monitoring", NULL, NULL, GCP_RBAC_RULES(gcp_rbac_monitoring) },
     { "admin", NULL, "admin", NULL, 0 },
     { "edit", "admin", "edit", NULL, 0 },
     { "view", "edit", "view", NULL, 0 },
@@ -237,6 +246,7 @@ static const gcp_rbac_boot_binding_t  gcp_rbac_boot_bindings[] = {
       L("system:authenticated", "system:unauthenticated") },
     { "system:service-account-issuer-discovery",
       L("system:serviceaccounts") },
+    { "system:monitoring", L("system:monitoring") },
 };
 
 

@@ -8,6 +8,7 @@
 #include "gcp_client.h"
 #include "gcp_ctl_leader.h"
 #include "gcp_json.h"
+#include "gcp_metrics.h"
 #include "gcp_object.h"
 #include "gcp_op.h"
 #include "gcp_rand.h"
@@ -87,6 +88,20 @@ gcp_ctl_leader_observe(gcp_ctl_leader_t *le, const json_t *spec)
 }
 
 
+/* leader_election_master_status{name} */
+
+static void
+gcp_ctl_leader_status(gcp_ctl_leader_t *le)
+{
+    const char  *v[2];
+
+    v[0] = le->conf.name;
+    v[1] = NULL;
+
+    gcp_metric_set(GCP_M_LEADER, v, le->leading ? 1 : 0);
+}
+
+
 static void
 gcp_ctl_leader_end(gcp_ctl_leader_t *le, int won)
 {
@@ -115,6 +130,7 @@ gcp_ctl_leader_end(gcp_ctl_leader_t *le, int won)
         le->conf.stopped(le->conf.arg);
     }
 
+    gcp_ctl_leader_status(le);
     gcp_ctl_leader_schedule(le);
 }
 

@@ -4,8 +4,10 @@
  */
 
 #include <stdlib.h>
+#include <time.h>
 
 #include "gcp_ctl_int.h"
+#include "gcp_metrics.h"
 
 
 #define GCP_CTL_QUEUE_BATCH     128     /* syncs started per loop turn */
@@ -17,6 +19,7 @@ typedef struct gcp_ctl_qnode_s  gcp_ctl_qnode_t;
 
 struct gcp_ctl_qnode_s {
     gcp_ctl_qnode_t   *next;
+    int64_t            added_ns;        /* queued (monotonic) */
     char               key[];
 };
 
@@ -53,6 +56,43 @@ struct gcp_ctl_queue_s {
 
 
 static void gcp_ctl_queue_kick(void *arg);
+
+
+static int64_t
+gcp_ctl_queue_now(void)
+{
+    struct timespec  ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+
+    return (int64_t) ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+
+/* client-go's workqueue metrics, by the queue's name */
+
+static void
+gcp_ctl_queue_count(gcp_ctl_queue_t *q, gcp_metric_id_t id, int64_t n)
+{
+    const char  *v[2];
+
+    v[0] = q->name;
+    v[1] = NULL;
+
+    gcp_metric_add(id, v, n);
+}
+
+
+static void
+gcp_ctl_queue_time(gcp_ctl_queue_t *q, gcp_metric_id_t id, int64_t since)
+{
+    const char  *v[2];
+
+    v[0] = q->name;
+    v[1] = NULL;
+
+    gcp_metric_observe(id, v, (double) (gcp_ctl_queue_now() - since) / 1e9);
+}
 
 
 gcp_ctl_queue_t *
@@ -119,10 +159,13 @@ gcp_ctl_queue_push(gcp_ctl_queue_t *q, const char *key)
     }
 
     n->next = NULL;
+    n->added_ns = gcp_ctl_queue_now();
     memcpy(n->key, key, len + 1);
 
     *q->tail = n;
     q->tail = &n->next;
+
+    gcp_ctl_queue_count(q, GCP_M_WORKQUEUE_DEPTH, 1);
 
     gcp_ctl_queue_schedule(q);
 }
@@ -146,6 +189,8 @@ gcp_ctl_queue_add(gcp_ctl_queue_t *q, const char *key)
     if (gcp_ctl_map_put(q->dirty, key, q) != GCP_OK) {
         return;
     }
+
+    gcp_ctl_queue_count(q, GCP_M_WORKQUEUE_ADDS, 1);
 
     if (gcp_ctl_map_get(q->processing, key) == NULL) {
         gcp_ctl_queue_push(q, key);
@@ -245,6 +290,10 @@ gcp_ctl_queue_kick(void *arg)
 
         gcp_ctl_map_del(q->dirty, node->key);
 
+        gcp_ctl_queue_count(q, GCP_M_WORKQUEUE_DEPTH, -1);
+        gcp_ctl_queue_time(q, GCP_M_WORKQUEUE_QUEUE_DURATION,
+                           node->added_ns);
+
         a = gcp_arena_create(0);
         item = a ? gcp_calloc(a, sizeof(gcp_ctl_item_t)) : NULL;
         len = strlen(node->key);
@@ -265,6 +314,7 @@ gcp_ctl_queue_kick(void *arg)
         item->arena = a;
         item->queue = q;
         item->ctx = q->ctx;
+        item->started_ns = gcp_ctl_queue_now();
 
         q->inflight++;
         gcp_ctl_ref(q->ctl);
@@ -288,6 +338,12 @@ gcp_ctl_queue_done(gcp_ctl_item_t *item, int rc, uint64_t again_ms)
 
     gcp_ctl_map_del(q->processing, item->key);
     q->inflight--;
+
+    gcp_ctl_queue_time(q, GCP_M_WORKQUEUE_WORK_DURATION, item->started_ns);
+
+    if (rc != GCP_OK && !q->stopped) {
+        gcp_ctl_queue_count(q, GCP_M_WORKQUEUE_RETRIES, 1);
+    }
 
     if (!q->stopped) {
         if (rc == GCP_OK) {
@@ -381,6 +437,8 @@ gcp_ctl_queue_free(gcp_ctl_queue_t *q)
     for (n = q->head; n; n = next) {
         next = n->next;
         free(n);
+
+        gcp_ctl_queue_count(q, GCP_M_WORKQUEUE_DEPTH, -1);
     }
 
     gcp_ctl_map_free(q->dirty);

@@ -29,6 +29,7 @@ struct gcp_ctl_item_s {
     gcp_ctl_queue_t  *queue;
     void             *ctx;          /* the queue's ctx */
     void             *data;         /* the sync's own */
+    int64_t           started_ns;   /* when the sync began (monotonic) */
 };
 
 

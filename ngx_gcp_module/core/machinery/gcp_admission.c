@@ -5,8 +5,10 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 
 #include "gcp_admission.h"
+#include "gcp_metrics.h"
 
 
 typedef struct {
@@ -122,6 +124,62 @@ gcp_admission_init(gcp_admit_t *ad, gcp_op_t *op, gcp_admit_op_t operation,
 static void gcp_admission_step(gcp_admit_t *ad, int rc);
 
 
+static int64_t
+gcp_admission_now(void)
+{
+    struct timespec  ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+
+    return (int64_t) ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+
+/*
+ * apiserver_admission_step_admission_duration_seconds (name NULL) or
+ * _controller_ (a plugin's): operation, rejected, type ("admit" for the
+ * mutating step, "validate").
+ */
+
+static void
+gcp_admission_observe(gcp_admit_t *ad, const char *name, int64_t start,
+    int rc)
+{
+    size_t       n;
+    const char  *v[5];
+
+    static const char * const  ops[] = { "CREATE", "UPDATE", "DELETE" };
+
+    if (!gcp_metrics_on()) {
+        return;
+    }
+
+    n = 0;
+
+    if (name) {
+        v[n++] = name;
+    }
+
+    v[n++] = ops[ad->operation];
+    v[n++] = rc == GCP_OK ? "false" : "true";
+    v[n++] = ad->mutating ? "admit" : "validate";
+    v[n] = NULL;
+
+    gcp_metric_observe(name ? GCP_M_ADMISSION_CONTROLLER
+                            : GCP_M_ADMISSION_STEP, v,
+                       (double) (gcp_admission_now() - start) / 1e9);
+}
+
+
+static void
+gcp_admission_end(gcp_admit_t *ad, int rc)
+{
+    gcp_admission_observe(ad, NULL, ad->step_ns, rc);
+
+    ad->done(ad, rc);
+}
+
+
 static void
 gcp_admission_next(gcp_admit_t *ad)
 {
@@ -131,15 +189,21 @@ gcp_admission_next(gcp_admit_t *ad)
     while (c && ad->next < c->n) {
         p = &c->plugins[ad->next++];
 
-        if (ad->mutating && p->admit) {
-            p->admit(p->data, ad, gcp_admission_step);
-            return;
+        if (ad->mutating ? p->admit == NULL : p->validate == NULL) {
+            continue;
         }
 
-        if (!ad->mutating && p->validate) {
+        ad->plugin = p->name;
+        ad->plugin_ns = gcp_admission_now();
+
+        if (ad->mutating) {
+            p->admit(p->data, ad, gcp_admission_step);
+
+        } else {
             p->validate(p->data, ad, gcp_admission_step);
-            return;
         }
+
+        return;
     }
 
     if (ad->mutating && ad->reinvoke && !ad->round) {
@@ -152,15 +216,17 @@ gcp_admission_next(gcp_admit_t *ad)
         return;
     }
 
-    ad->done(ad, GCP_OK);
+    gcp_admission_end(ad, GCP_OK);
 }
 
 
 static void
 gcp_admission_step(gcp_admit_t *ad, int rc)
 {
+    gcp_admission_observe(ad, ad->plugin, ad->plugin_ns, rc);
+
     if (rc != GCP_OK) {
-        ad->done(ad, rc);
+        gcp_admission_end(ad, rc);
         return;
     }
 
@@ -176,6 +242,7 @@ gcp_admission_mutate(gcp_admit_t *ad, gcp_admit_done_pt done)
     ad->round = 0;
     ad->reinvoke = 0;
     ad->done = done;
+    ad->step_ns = gcp_admission_now();
 
     gcp_admission_next(ad);
 }
@@ -187,6 +254,7 @@ gcp_admission_validate(gcp_admit_t *ad, gcp_admit_done_pt done)
     ad->next = 0;
     ad->mutating = 0;
     ad->done = done;
+    ad->step_ns = gcp_admission_now();
 
     gcp_admission_next(ad);
 }

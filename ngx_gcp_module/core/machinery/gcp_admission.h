@@ -82,6 +82,9 @@ struct gcp_admit_s {
     unsigned            round:1;        /* 1: the mutating steps again */
     unsigned            reinvoke:1;     /* asked for: run them again */
     gcp_admit_done_pt   done;
+    const char         *plugin;         /* running, for the metrics */
+    int64_t             step_ns;        /* when the step, the plugin */
+    int64_t             plugin_ns;      /* started (monotonic) */
 };
 
 

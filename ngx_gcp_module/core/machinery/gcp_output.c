@@ -223,6 +223,10 @@ gcp_output_object(gcp_op_t *op, int status, const gcp_kv_t *kv,
 {
     gcp_buf_t  b;
 
+    if (kv) {
+        op->revision = kv->mod_revision;
+    }
+
     gcp_buf_init(&b, op->a);
 
     switch (op->media.kind) {

@@ -12,6 +12,7 @@
 
 #include "gcp_reg.h"
 #include "gcp_json.h"
+#include "gcp_metrics.h"
 #include "gcp_protobuf.h"
 #include "gcp_table.h"
 #include "gcp_validation.h"
@@ -44,10 +45,27 @@ struct gcp_watch_s {
     unsigned            streaming:1;
     unsigned            ended:1;
     unsigned            filtered:1;
+    unsigned            registered:1;   /* in apiserver_registered_watchers */
 };
 
 
 static void gcp_watch_end(gcp_watch_t *w);
+
+
+/* The watch's labels: group, kind, version (v: 4 entries). */
+
+static const char **
+gcp_watch_labels(gcp_watch_t *w, const char **v)
+{
+    const gcp_resource_t  *res = w->op->res;
+
+    v[0] = res->group;
+    v[1] = res->kind;
+    v[2] = res->version;
+    v[3] = NULL;
+
+    return v;
+}
 
 
 static gcp_loop_t *
@@ -118,6 +136,14 @@ gcp_watch_write(gcp_watch_t *w, gcp_buf_t *b)
 
     if (rc != GCP_OK) {
         gcp_watch_end(w);
+        return rc;
+    }
+
+    if (gcp_metrics_on()) {
+        const char  *v[4];
+
+        gcp_metric_inc(GCP_M_WATCH_EVENTS, gcp_watch_labels(w, v));
+        gcp_metric_observe(GCP_M_WATCH_EVENT_SIZES, v, (double) b->len);
     }
 
     return rc;
@@ -403,6 +429,7 @@ gcp_watch_last_bookmark(void *arg)
 static void
 gcp_watch_stop(gcp_watch_t *w)
 {
+    const char  *v[4];
     gcp_loop_t  *loop = gcp_watch_loop(w);
 
     if (w->pprev) {
@@ -413,6 +440,11 @@ gcp_watch_stop(gcp_watch_t *w)
         }
 
         w->pprev = NULL;
+    }
+
+    if (w->registered) {
+        w->registered = 0;
+        gcp_metric_add(GCP_M_REGISTERED_WATCHERS, gcp_watch_labels(w, v), -1);
     }
 
     if (w->sw) {
@@ -501,6 +533,13 @@ gcp_watch_begin_stream(gcp_watch_t *w)
         }
 
         op->res->owner->watches = w;
+    }
+
+    if (gcp_metrics_on()) {
+        const char  *v[4];
+
+        w->registered = 1;
+        gcp_metric_add(GCP_M_REGISTERED_WATCHERS, gcp_watch_labels(w, v), 1);
     }
 
     op->resp.streaming = 1;

@@ -11,6 +11,7 @@
 #include "gcp_apf.h"
 #include "gcp_admission_plugins.h"
 #include "gcp_aggregator.h"
+#include "gcp_audit.h"
 #include "gcp_auth.h"
 #include "gcp_builtin.h"
 #include "gcp_compact.h"
@@ -21,11 +22,14 @@
 #include "gcp_objcache.h"
 #include "gcp_reg_index.h"
 #include "gcp_json.h"
+#include "gcp_observe.h"
 #include "gcp_openapi_serve.h"
 #include "gcp_rand.h"
 #include "gcp_rbac.h"
 #include "gcp_reg.h"
 #include "gcp_seed.h"
+#include "gcp_storage_stats.h"
+#include "gcp_store_metrics.h"
 #include "gcp_time.h"
 #include "gcp_types.h"
 
@@ -53,7 +57,7 @@ gcp_api_create(const gcp_api_conf_t *conf, const char **err)
     }
 
     api->conf = *conf;
-    api->store = conf->store;
+    api->store = gcp_store_metrics_wrap(conf->store);
 
     if (api->conf.git_version == NULL) {
         api->conf.git_version = GCP_DEFAULT_VERSION;
@@ -138,11 +142,27 @@ gcp_api_create(const gcp_api_conf_t *conf, const char **err)
         return NULL;
     }
 
+    if (conf->stats_interval_ms) {
+        api->stats = gcp_storage_stats_start(api, conf->stats_interval_ms);
+        if (api->stats == NULL) {
+            *err = "out of memory";
+            gcp_api_destroy(api);
+            return NULL;
+        }
+    }
+
     if (gcp_apf_init(api) != GCP_OK) {
         *err = "out of memory";
         gcp_api_destroy(api);
         return NULL;
     }
+
+    if (conf->audit && gcp_audit_open(conf->audit, err) != GCP_OK) {
+        gcp_api_destroy(api);
+        return NULL;
+    }
+
+    gcp_observe_build_info(api->conf.git_version, GCP_BUILD_DATE);
 
     /* the admission chain, in kube-apiserver's order */
 
@@ -173,12 +193,15 @@ gcp_api_destroy(gcp_api_t *api)
     gcp_rbac_free(api);
     gcp_admission_free(api);
     gcp_compactor_stop(api->compactor);
+    gcp_storage_stats_stop(api->stats);
     gcp_objcache_free(api->objcache);
     gcp_reg_indexes_free(api->lindex);
     gcp_objcache_free(api->tablecache);
     gcp_openapi_cache_free(api);
     gcp_registry_free(api->registry);
     gcp_schema_set_free(api->schemas);
+    gcp_audit_close(api->conf.audit);
+    gcp_store_metrics_unwrap(api->store);
     free(api);
 }
 
@@ -369,8 +392,8 @@ gcp_api_root(gcp_op_t *op)
 
     static const char * const  fixed[] = {
         "/api", "/api/v1", "/apis", "/apis/", "/healthz", "/livez",
-        "/openapi/v2", "/openapi/v3", "/openapi/v3/", "/readyz", "/version",
-        NULL
+        "/metrics", "/metrics/slis", "/openapi/v2", "/openapi/v3",
+        "/openapi/v3/", "/readyz", "/version", NULL
     };
 
     gcp_buf_init(&b, op->a);
@@ -429,9 +452,9 @@ gcp_api_nonresource(gcp_op_t *op)
         return;
     }
 
-    if (gcp_health_handle(op) || gcp_openapi_handle(op)
-        || gcp_discovery_handle(op) || gcp_apf_debug(op)
-        || gcp_auth_issuer_discovery(op))
+    if (gcp_health_handle(op) || gcp_metrics_serve(op)
+        || gcp_openapi_handle(op) || gcp_discovery_handle(op)
+        || gcp_apf_debug(op) || gcp_auth_issuer_discovery(op))
     {
         return;
     }
@@ -617,6 +640,8 @@ gcp_api_handle(gcp_api_t *api, gcp_request_t *req)
 
     req->call = (gcp_call_t *) op;
 
+    gcp_observe_start(op);
+
     if (gcp_query_parse(op->a, req->query, &op->q) != GCP_OK) {
         gcp_op_error(op, GCP_ENOMEM, NULL, NULL);
         return;
@@ -663,5 +688,9 @@ gcp_api_cancel(gcp_request_t *req)
     if (op && op->state) {
         gcp_watch_cancel(op->state);
         op->state = NULL;
+    }
+
+    if (op) {
+        gcp_observe_cancel(op);
     }
 }

@@ -6,6 +6,7 @@
 
 #include "gcp_crd.h"
 #include "gcp_health.h"
+#include "gcp_metrics.h"
 #include "gcp_reg.h"
 
 
@@ -86,6 +87,25 @@ gcp_health_ok(gcp_health_t *h, const gcp_check_t *c)
 }
 
 
+/* kubernetes_healthcheck and _healthchecks_total (/metrics/slis) */
+
+static void
+gcp_health_observe(gcp_health_t *h, const gcp_check_t *c, int ok)
+{
+    const char  *v[4];
+
+    v[0] = c->name;
+    v[1] = h->kind;
+    v[2] = NULL;
+    gcp_metric_set(GCP_M_HEALTHCHECK, v, ok ? 1 : 0);
+
+    v[1] = ok ? "success" : "error";
+    v[2] = h->kind;
+    v[3] = NULL;
+    gcp_metric_inc(GCP_M_HEALTHCHECKS_TOTAL, v);
+}
+
+
 static void
 gcp_health_report(gcp_health_t *h)
 {
@@ -109,6 +129,8 @@ gcp_health_report(gcp_health_t *h)
             gcp_buf_printf(&b, "[+]%s excluded: ok\n", c->name);
             continue;
         }
+
+        gcp_health_observe(h, c, gcp_health_ok(h, c));
 
         if (gcp_health_ok(h, c)) {
             gcp_buf_printf(&b, "[+]%s ok\n", c->name);

@@ -103,8 +103,9 @@ test_bootstrap_policy(void **state)
     assert_int_equal(r->status, 200);
     items = json_object_get(r->json, "items");
     /* cluster-admin, system:basic-user, system:discovery, */
-    /* system:public-info-viewer, system:service-account-issuer-discovery */
-    assert_int_equal(json_array_size(items), 5);
+    /* system:public-info-viewer, system:service-account-issuer-discovery, */
+    /* system:monitoring */
+    assert_int_equal(json_array_size(items), 6);
     assert_string_equal(api_str(json_array_get(items, 0), "metadata", "name",
                                 NULL), "cluster-admin");
     api_resp_free(r);
@@ -112,18 +113,20 @@ test_bootstrap_policy(void **state)
     r = rbac_call(env, &rbac_admin, "GET", RBAC "/clusterroles", NULL);
     assert_int_equal(r->status, 200);
     items = json_object_get(r->json, "items");
-    /* the five bound above, admin, edit, view, the three */
+    /* the six bound above, admin, edit, view, the three */
     /* system:aggregate-to-*, system:auth-delegator */
-    assert_int_equal(json_array_size(items), 12);
+    assert_int_equal(json_array_size(items), 13);
 
     seen = 0;
 
     json_array_foreach(items, i, it) {
         seen += strcmp(api_str(it, "metadata", "name", NULL),
                        "system:aggregate-to-view") == 0;
+        seen += strcmp(api_str(it, "metadata", "name", NULL),
+                       "system:monitoring") == 0;
     }
 
-    assert_int_equal(seen, 1);
+    assert_int_equal(seen, 2);
     api_resp_free(r);
 
     /* a second bootstrap keeps what exists */
