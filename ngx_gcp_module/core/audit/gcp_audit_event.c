@@ -20,7 +20,9 @@
 static void
 gcp_audit_str(gcp_buf_t *b, const char *key, const char *s)
 {
-    gcp_buf_printf(b, ",\"%s\":", key);
+    gcp_buf_addstr(b, ",\"");
+    gcp_buf_addstr(b, key);
+    gcp_buf_addstr(b, "\":");
     gcp_json_add_string(b, s, strlen(s));
 }
 
@@ -42,13 +44,15 @@ gcp_audit_user(gcp_buf_t *b, const gcp_user_t *u)
     }
 
     if (u && u->uid && u->uid[0]) {
-        gcp_buf_printf(b, "%c\"uid\":", sep);
+        gcp_buf_addc(b, sep);
+        gcp_buf_addstr(b, "\"uid\":");
         gcp_json_add_string(b, u->uid, strlen(u->uid));
         sep = ',';
     }
 
     if (u && u->ngroups) {
-        gcp_buf_printf(b, "%c\"groups\":[", sep);
+        gcp_buf_addc(b, sep);
+        gcp_buf_addstr(b, "\"groups\":[");
 
         for (i = 0; i < u->ngroups; i++) {
             if (i) {
@@ -63,7 +67,8 @@ gcp_audit_user(gcp_buf_t *b, const gcp_user_t *u)
     }
 
     if (u && u->nextra) {
-        gcp_buf_printf(b, "%c\"extra\":{", sep);
+        gcp_buf_addc(b, sep);
+        gcp_buf_addstr(b, "\"extra\":{");
 
         for (i = 0; i < u->nextra; i++) {
             if (i) {
@@ -193,7 +198,9 @@ gcp_audit_source_ips(gcp_buf_t *b, const gcp_audit_event_t *ev)
     gcp_buf_addstr(b, ",\"sourceIPs\":[");
 
     for (i = 0; i < n; i++) {
-        gcp_buf_printf(b, "%s\"%s\"", i ? "," : "", ips[i]);
+        gcp_buf_addstr(b, i ? ",\"" : "\"");
+        gcp_buf_addstr(b, ips[i]);
+        gcp_buf_addc(b, '"');
     }
 
     gcp_buf_addc(b, ']');
@@ -258,11 +265,15 @@ gcp_audit_status(gcp_buf_t *b, const gcp_audit_event_t *ev)
             continue;
         }
 
-        gcp_buf_printf(b, ",\"%s\":", fields[i]);
+        gcp_buf_addstr(b, ",\"");
+        gcp_buf_addstr(b, fields[i]);
+        gcp_buf_addstr(b, "\":");
         gcp_json_dump_buf(b, v, 0);
     }
 
-    gcp_buf_printf(b, ",\"code\":%d}", ev->status);
+    gcp_buf_addstr(b, ",\"code\":");
+    gcp_buf_add_int(b, ev->status);
+    gcp_buf_addc(b, '}');
 }
 
 
@@ -272,11 +283,15 @@ gcp_audit_event_write(gcp_buf_t *b, const gcp_audit_event_t *ev)
     size_t  n;
     char    ts[GCP_TIME_BUFSIZE];
 
-    gcp_buf_printf(b, "{\"kind\":\"Event\",\"apiVersion\":\"audit.k8s.io/v1\","
-                   "\"level\":\"%s\"", gcp_audit_level_name(ev->level));
+    gcp_buf_addstr(b, "{\"kind\":\"Event\",\"apiVersion\":\"audit.k8s.io/v1\","
+                   "\"level\":\"");
+    gcp_buf_addstr(b, gcp_audit_level_name(ev->level));
+    gcp_buf_addc(b, '"');
 
     gcp_audit_str(b, "auditID", ev->audit_id ? ev->audit_id : "");
-    gcp_buf_printf(b, ",\"stage\":\"%s\"", ev->stage);
+    gcp_buf_addstr(b, ",\"stage\":\"");
+    gcp_buf_addstr(b, ev->stage);
+    gcp_buf_addc(b, '"');
     gcp_audit_str(b, "requestURI", ev->uri);
     gcp_audit_str(b, "verb", ev->verb ? ev->verb : "");
 
@@ -330,16 +345,17 @@ gcp_audit_event_write(gcp_buf_t *b, const gcp_audit_event_t *ev)
         gcp_buf_add(b, ev->response_raw.data, ev->response_raw.len);
     }
 
-    gcp_time_format_micro(ts, ev->received);
-    gcp_buf_printf(b, ",\"requestReceivedTimestamp\":\"%s\"", ts);
-
-    gcp_time_format_micro(ts, ev->now);
-    gcp_buf_printf(b, ",\"stageTimestamp\":\"%s\"", ts);
+    gcp_buf_addstr(b, ",\"requestReceivedTimestamp\":\"");
+    gcp_buf_add(b, ts, gcp_time_format_micro(ts, ev->received));
+    gcp_buf_addstr(b, "\",\"stageTimestamp\":\"");
+    gcp_buf_add(b, ts, gcp_time_format_micro(ts, ev->now));
+    gcp_buf_addc(b, '"');
 
     if (ev->decision) {
-        gcp_buf_printf(b, ",\"annotations\":{\"authorization.k8s.io/"
-                       "decision\":\"%s\",\"authorization.k8s.io/reason\":",
-                       ev->decision);
+        gcp_buf_addstr(b, ",\"annotations\":{\"authorization.k8s.io/"
+                       "decision\":\"");
+        gcp_buf_addstr(b, ev->decision);
+        gcp_buf_addstr(b, "\",\"authorization.k8s.io/reason\":");
         gcp_json_add_string(b, ev->reason ? ev->reason : "",
                             ev->reason ? strlen(ev->reason) : 0);
         gcp_buf_addc(b, '}');

@@ -4,6 +4,7 @@
  */
 
 #include <errno.h>
+#include <pthread.h>
 #include <sys/random.h>
 
 #include "gcp_rand.h"
@@ -12,6 +13,54 @@
 static const char  gcp_rand_alphabet[] = "bcdfghjklmnpqrstvwxz2456789";
 
 #define GCP_RAND_NALPHA  (sizeof(gcp_rand_alphabet) - 1)
+#define GCP_RAND_POOL    512
+
+
+/*
+ * UUIDs take their bytes from a pool refilled by getrandom(2) 32 UUIDs
+ * at a time (every request has an Audit-ID).  A forked process empties
+ * its copy: processes never share bytes.
+ */
+
+static unsigned char  gcp_rand_pool[GCP_RAND_POOL];
+static size_t         gcp_rand_left;
+static unsigned       gcp_rand_atfork;
+
+
+static void
+gcp_rand_forked(void)
+{
+    gcp_rand_left = 0;
+}
+
+
+static int
+gcp_rand_pooled(unsigned char *out, size_t len)
+{
+    if (!gcp_rand_atfork) {
+        if (pthread_atfork(NULL, NULL, gcp_rand_forked) != 0) {
+            return gcp_rand_bytes(out, len);
+        }
+
+        gcp_rand_atfork = 1;
+    }
+
+    if (gcp_rand_left < len) {
+        if (gcp_rand_bytes(gcp_rand_pool, GCP_RAND_POOL) != GCP_OK) {
+            return GCP_EINTERNAL;
+        }
+
+        gcp_rand_left = GCP_RAND_POOL;
+    }
+
+    gcp_rand_left -= len;
+    memcpy(out, gcp_rand_pool + gcp_rand_left, len);
+
+    /* taken bytes are not kept */
+    memset(gcp_rand_pool + gcp_rand_left, 0, len);
+
+    return GCP_OK;
+}
 
 
 int
@@ -50,7 +99,7 @@ gcp_uuid_v4(char out[GCP_UUID_LEN + 1])
 
     static const char  hex[] = "0123456789abcdef";
 
-    if (gcp_rand_bytes(b, sizeof(b)) != GCP_OK) {
+    if (gcp_rand_pooled(b, sizeof(b)) != GCP_OK) {
         return GCP_EINTERNAL;
     }
 

@@ -25,7 +25,8 @@ int gcp_rand_bytes(void *buf, size_t len);
 /*
  * Writes a random (version 4, RFC 4122 variant) UUID in lower case, as
  * upstream's uuid.NewUUID(), into out and NUL-terminates it.  Returns
- * GCP_OK or GCP_EINTERNAL.
+ * GCP_OK or GCP_EINTERNAL.  The event loop's thread only (its bytes come
+ * from a per-process pool).
  */
 int gcp_uuid_v4(char out[GCP_UUID_LEN + 1]);
 

@@ -141,11 +141,23 @@ gcp_time_year(char *p, int64_t year)
 }
 
 
+/* sep then v (0-99) in two digits at buf + len; returns the new length */
+static size_t
+gcp_time_2digits(char *buf, size_t len, char sep, unsigned v)
+{
+    buf[len++] = sep;
+    buf[len++] = (char) ('0' + v / 10 % 10);
+    buf[len++] = (char) ('0' + v % 10);
+
+    return len;
+}
+
+
 /* "YYYY-MM-DDTHH:MM:SS" then ".uuuuuu" if usec >= 0, then "Z". */
 static size_t
 gcp_time_fmt(char *buf, time_t sec, long usec)
 {
-    size_t    len;
+    size_t    len, n;
     int64_t   days, rem, year;
     unsigned  month, day;
 
@@ -159,13 +171,24 @@ gcp_time_fmt(char *buf, time_t sec, long usec)
 
     gcp_civil_from_days(days, &year, &month, &day);
 
+    /* without printf: audit events and every write format times */
+
     len = gcp_time_year(buf, year);
-    len += (size_t) sprintf(buf + len, "-%02u-%02uT%02d:%02d:%02d", month,
-                            day, (int) (rem / 3600), (int) (rem / 60 % 60),
-                            (int) (rem % 60));
+    len = gcp_time_2digits(buf, len, '-', month);
+    len = gcp_time_2digits(buf, len, '-', day);
+    len = gcp_time_2digits(buf, len, 'T', (unsigned) (rem / 3600));
+    len = gcp_time_2digits(buf, len, ':', (unsigned) (rem / 60 % 60));
+    len = gcp_time_2digits(buf, len, ':', (unsigned) (rem % 60));
 
     if (usec >= 0) {
-        len += (size_t) sprintf(buf + len, ".%06ld", usec);
+        buf[len++] = '.';
+
+        for (n = 6; n > 0; n--) {
+            buf[len + n - 1] = (char) ('0' + usec % 10);
+            usec /= 10;
+        }
+
+        len += 6;
     }
 
     buf[len++] = 'Z';

@@ -9,6 +9,8 @@
 #include <cmocka.h>
 #include <stdlib.h>
 #include <stdio.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "gcp_rand.h"
 
@@ -222,6 +224,44 @@ test_rand_bytes(void **state)
 }
 
 
+/* A forked process never takes the bytes its parent will take next. */
+
+static void
+test_uuid_after_fork(void **state)
+{
+    int    fds[2], status;
+    char   parent[GCP_UUID_LEN + 1], child[GCP_UUID_LEN + 1];
+    pid_t  pid;
+
+    /* the pool filled before the fork */
+    assert_int_equal(gcp_uuid_v4(parent), GCP_OK);
+    assert_int_equal(pipe(fds), 0);
+
+    pid = fork();
+    assert_true(pid >= 0);
+
+    if (pid == 0) {
+        if (gcp_uuid_v4(child) != GCP_OK
+            || write(fds[1], child, sizeof(child)) != sizeof(child))
+        {
+            _exit(1);
+        }
+
+        _exit(0);
+    }
+
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_int_equal(status, 0);
+    assert_int_equal(read(fds[0], child, sizeof(child)), sizeof(child));
+
+    assert_int_equal(gcp_uuid_v4(parent), GCP_OK);
+    assert_string_not_equal(parent, child);
+
+    close(fds[0]);
+    close(fds[1]);
+}
+
+
 int
 main(void)
 {
@@ -231,6 +271,7 @@ main(void)
         cmocka_unit_test(test_name_suffix),
         cmocka_unit_test(test_generate_name),
         cmocka_unit_test(test_rand_bytes),
+        cmocka_unit_test(test_uuid_after_fork),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
