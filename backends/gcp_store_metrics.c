@@ -4,11 +4,11 @@
  */
 
 #include <stdlib.h>
-#include <time.h>
 
 #include "gcp_log.h"
 #include "gcp_metrics.h"
 #include "gcp_store_metrics.h"
+#include "gcp_time.h"
 
 
 #define GCP_STORE_TYPE_MAX   160
@@ -39,16 +39,6 @@ typedef struct {
 
 static const gcp_store_ops_t  gcp_store_metrics_ops;
 
-
-static int64_t
-gcp_store_now_ns(void)
-{
-    struct timespec  ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-
-    return (int64_t) ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
 
 
 /*
@@ -121,7 +111,7 @@ gcp_store_log(gcp_store_call_t *c, gcp_store_result_t *res)
     int64_t               now;
     gcp_store_metrics_t  *s = c->s;
 
-    now = gcp_store_now_ns();
+    now = gcp_time_mono_ns();
 
     if (s->logged_ns && now - s->logged_ns < GCP_STORE_LOG_NS) {
         s->unlogged++;
@@ -151,7 +141,7 @@ gcp_store_done(void *arg, gcp_store_result_t *res)
     v[2] = NULL;
 
     gcp_metric_observe(GCP_M_STORAGE_DURATION, v,
-                       (double) (gcp_store_now_ns() - c->start_ns) / 1e9);
+                       (double) (gcp_time_mono_ns() - c->start_ns) / 1e9);
     gcp_metric_inc(GCP_M_STORAGE_REQUESTS, v);
 
     if (gcp_store_failed(res->rc)) {
@@ -185,7 +175,7 @@ gcp_store_call(gcp_store_t *st, const char *op, gcp_str_t key,
     c->op = op;
     c->key = key;
     c->type = gcp_metrics_on() ? gcp_store_type(a, key) : "";
-    c->start_ns = gcp_store_now_ns();
+    c->start_ns = gcp_time_mono_ns();
 
     if (c->type == NULL) {
         return NULL;

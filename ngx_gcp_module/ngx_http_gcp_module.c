@@ -1125,24 +1125,20 @@ ngx_http_gcp_open(ngx_cycle_t *cycle, ngx_http_gcp_main_conf_t *mcf)
 static ngx_int_t
 ngx_http_gcp_watermark_init(ngx_shm_zone_t *zone, void *data)
 {
-    int64_t          *mark;
-    ngx_slab_pool_t  *shpool;
+    zone->data = ngx_http_gcp_zone_data(zone, data, sizeof(int64_t));
 
+    return zone->data ? NGX_OK : NGX_ERROR;
+}
+
+
+void *
+ngx_http_gcp_zone_data(ngx_shm_zone_t *zone, void *data, size_t size)
+{
     if (data) {
-        zone->data = data;
-        return NGX_OK;
+        return data;
     }
 
-    shpool = (ngx_slab_pool_t *) zone->shm.addr;
-
-    mark = ngx_slab_calloc(shpool, sizeof(int64_t));
-    if (mark == NULL) {
-        return NGX_ERROR;
-    }
-
-    zone->data = mark;
-
-    return NGX_OK;
+    return ngx_slab_calloc((ngx_slab_pool_t *) zone->shm.addr, size);
 }
 
 

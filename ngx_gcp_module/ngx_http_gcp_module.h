@@ -280,6 +280,13 @@ extern ngx_module_t  ngx_http_gcp_module;
  */
 void ngx_http_gcp_drain_later(ngx_http_gcp_main_conf_t *mcf);
 
+/*
+ * The data of a shared zone kept over reloads (its init handler): data,
+ * the previous cycle's, when set; else size zeroed bytes of the zone's
+ * slab pool.  Returns it, or NULL when the zone is too small.
+ */
+void *ngx_http_gcp_zone_data(ngx_shm_zone_t *zone, void *data, size_t size);
+
 
 /* ngx_http_gcp_handler.c */
 

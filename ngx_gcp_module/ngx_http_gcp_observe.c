@@ -175,25 +175,13 @@ ngx_http_gcp_audit_cleanup(void *data)
 static ngx_int_t
 ngx_http_gcp_metrics_zone_init(ngx_shm_zone_t *zone, void *data)
 {
-    void             *mem;
-    ngx_slab_pool_t  *shpool;
-
-    if (data) {
-        zone->data = data;
-        gcp_metrics_init(data, gcp_metrics_size());
-        return NGX_OK;
-    }
-
-    shpool = (ngx_slab_pool_t *) zone->shm.addr;
-
-    mem = ngx_slab_alloc(shpool, gcp_metrics_size());
-    if (mem == NULL) {
+    zone->data = ngx_http_gcp_zone_data(zone, data, gcp_metrics_size());
+    if (zone->data == NULL) {
         return NGX_ERROR;
     }
 
-    gcp_metrics_init(mem, gcp_metrics_size());
-
-    zone->data = mem;
+    /* keeps what the same definitions laid out */
+    gcp_metrics_init(zone->data, gcp_metrics_size());
 
     return NGX_OK;
 }

@@ -14,25 +14,15 @@
 #include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "gcp_lmdb.h"
 #include "gcp_metrics.h"
+#include "gcp_time.h"
 
 
 static const char * const  gcp_lmdb_no_labels[] = { NULL };
 
-
-static int64_t
-gcp_lmdb_now_ns(void)
-{
-    struct timespec  ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-
-    return (int64_t) ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
 
 
 void
@@ -55,7 +45,7 @@ gcp_lmdb_notify(gcp_lmdb_shared_t *sh, int64_t rev)
 
     one = 1;
 
-    __atomic_store_n(&sh->shm->notified_ns, gcp_lmdb_now_ns(),
+    __atomic_store_n(&sh->shm->notified_ns, gcp_time_mono_ns(),
                      __ATOMIC_RELAXED);
 
     for (i = 0; i < sh->nslots; i++) {
@@ -91,7 +81,7 @@ gcp_lmdb_sync_thread(void *data)
         prev = s->sync_done;
         pthread_mutex_unlock(&s->mu);
 
-        start = gcp_lmdb_now_ns();
+        start = gcp_time_mono_ns();
         mrc = mdb_env_sync(s->env, 1);
 
         if (mrc == MDB_SUCCESS) {
@@ -99,7 +89,7 @@ gcp_lmdb_sync_thread(void *data)
 
             /* the writes (of every process) this fdatasync made durable */
             gcp_metric_observe(GCP_M_LMDB_FSYNC_DURATION, gcp_lmdb_no_labels,
-                               (double) (gcp_lmdb_now_ns() - start) / 1e9);
+                               (double) (gcp_time_mono_ns() - start) / 1e9);
             gcp_metric_observe(GCP_M_LMDB_COMMIT_BATCH, gcp_lmdb_no_labels,
                                (double) (target - prev));
         }
@@ -186,7 +176,7 @@ gcp_lmdb_efd_handler(void *arg, int fd, unsigned events)
 
     if (gcp_metrics_on()) {
         gcp_metric_observe(GCP_M_NOTIFY_LATENCY, gcp_lmdb_no_labels,
-                           (double) (gcp_lmdb_now_ns()
+                           (double) (gcp_time_mono_ns()
                                      - __atomic_load_n(
                                            &s->sh->shm->notified_ns,
                                            __ATOMIC_RELAXED)) / 1e9);

@@ -27,12 +27,33 @@ gcp_audit_str(gcp_buf_t *b, const char *key, const char *s)
 }
 
 
+/* A JSON array of n strings. */
+
+static void
+gcp_audit_strings(gcp_buf_t *b, const char * const *v, size_t n)
+{
+    size_t  i;
+
+    gcp_buf_addc(b, '[');
+
+    for (i = 0; i < n; i++) {
+        if (i) {
+            gcp_buf_addc(b, ',');
+        }
+
+        gcp_json_add_string(b, v[i], strlen(v[i]));
+    }
+
+    gcp_buf_addc(b, ']');
+}
+
+
 /* authentication.k8s.io/v1 UserInfo, empty fields left out */
 
 static void
 gcp_audit_user(gcp_buf_t *b, const gcp_user_t *u)
 {
-    size_t  i, k;
+    size_t  i;
     char    sep;
 
     sep = '{';
@@ -52,17 +73,8 @@ gcp_audit_user(gcp_buf_t *b, const gcp_user_t *u)
 
     if (u && u->ngroups) {
         gcp_buf_addc(b, sep);
-        gcp_buf_addstr(b, "\"groups\":[");
-
-        for (i = 0; i < u->ngroups; i++) {
-            if (i) {
-                gcp_buf_addc(b, ',');
-            }
-
-            gcp_json_add_string(b, u->groups[i], strlen(u->groups[i]));
-        }
-
-        gcp_buf_addc(b, ']');
+        gcp_buf_addstr(b, "\"groups\":");
+        gcp_audit_strings(b, u->groups, u->ngroups);
         sep = ',';
     }
 
@@ -76,18 +88,8 @@ gcp_audit_user(gcp_buf_t *b, const gcp_user_t *u)
             }
 
             gcp_json_add_string(b, u->extra[i].key, strlen(u->extra[i].key));
-            gcp_buf_addstr(b, ":[");
-
-            for (k = 0; k < u->extra[i].nvalues; k++) {
-                if (k) {
-                    gcp_buf_addc(b, ',');
-                }
-
-                gcp_json_add_string(b, u->extra[i].values[k],
-                                    strlen(u->extra[i].values[k]));
-            }
-
-            gcp_buf_addc(b, ']');
+            gcp_buf_addc(b, ':');
+            gcp_audit_strings(b, u->extra[i].values, u->extra[i].nvalues);
         }
 
         gcp_buf_addc(b, '}');

@@ -45,6 +45,7 @@
 #include "gcp_audit_int.h"
 #include "gcp_log.h"
 #include "gcp_metrics.h"
+#include "gcp_time.h"
 
 
 #define GCP_AUDIT_LOG_EVERY_NS  1000000000LL    /* errors logged per s */
@@ -92,16 +93,6 @@ struct gcp_audit_log_s {
     int64_t             told_ns;
 };
 
-
-static int64_t
-gcp_audit_log_now(void)
-{
-    struct timespec  ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-
-    return (int64_t) ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
 
 
 /* file names */
@@ -550,7 +541,7 @@ gcp_audit_log_tell(gcp_audit_log_t *l)
         return;
     }
 
-    now = gcp_audit_log_now();
+    now = gcp_time_mono_ns();
 
     if (l->told_ns && now - l->told_ns < GCP_AUDIT_LOG_EVERY_NS) {
         return;

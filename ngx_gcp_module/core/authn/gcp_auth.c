@@ -9,11 +9,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <strings.h>
-#include <time.h>
 
 #include "gcp_audit.h"
 #include "gcp_auth_int.h"
 #include "gcp_metrics.h"
+#include "gcp_time.h"
 #include "gcp_reg.h"
 #include "gcp_authn_types.h"
 #include "gcp_types.h"
@@ -328,16 +328,6 @@ typedef struct {
 } gcp_auth_step_t;
 
 
-static double
-gcp_auth_seconds(void)
-{
-    struct timespec  ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-
-    return (double) ts.tv_sec + (double) ts.tv_nsec / 1e9;
-}
-
 
 /* upstream's compressUsername: a few names, e-mail addresses, the rest */
 
@@ -382,7 +372,7 @@ gcp_auth_observe(gcp_auth_step_t *s, const char *result, const gcp_user_t *u)
     v[0] = result;
     gcp_metric_inc(GCP_M_AUTHN_ATTEMPTS, v);
     gcp_metric_observe(GCP_M_AUTHN_DURATION, v,
-                       gcp_auth_seconds() - s->start);
+                       gcp_time_mono_ns() / 1e9 - s->start);
 }
 
 
@@ -586,7 +576,7 @@ gcp_auth_request(gcp_op_t *op, gcp_auth_next_pt next)
 
     s->op = op;
     s->next = next;
-    s->start = gcp_metrics_on() ? gcp_auth_seconds() : 0;
+    s->start = gcp_metrics_on() ? gcp_time_mono_ns() / 1e9 : 0;
 
     if (req->user) {
         /* the in-process client's own identity */

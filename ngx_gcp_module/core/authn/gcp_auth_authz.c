@@ -4,13 +4,12 @@
  * RBAC), the attributes of a request, and kube-apiserver's 403 Forbidden.
  */
 
-#include <time.h>
-
 #include "gcp_audit.h"
 #include "gcp_auth_int.h"
 #include "gcp_json.h"
 #include "gcp_metrics.h"
 #include "gcp_rbac.h"
+#include "gcp_time.h"
 
 
 static gcp_authz_decision_t
@@ -90,16 +89,6 @@ gcp_auth_authorize(gcp_op_t *op, const gcp_authz_attrs_t *attrs,
 #define gcp_authz_str(s)  ((s) ? (s) : "")
 
 
-static double
-gcp_authz_seconds(void)
-{
-    struct timespec  ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-
-    return (double) ts.tv_sec + (double) ts.tv_nsec / 1e9;
-}
-
 
 /* authorization_attempts_total and friends, as upstream's filter counts */
 
@@ -117,7 +106,7 @@ gcp_authz_observe(gcp_op_t *op, gcp_authz_decision_t d, double start)
 
     gcp_metric_inc(GCP_M_AUTHZ_ATTEMPTS, v);
     gcp_metric_observe(GCP_M_AUTHZ_DURATION, v,
-                       gcp_authz_seconds() - start);
+                       gcp_time_mono_ns() / 1e9 - start);
 
     /* the terminal decisions of the authorizer: decision, name, type */
 
@@ -164,7 +153,7 @@ gcp_auth_authorize_request(gcp_op_t *op)
                                ? ri->name : ri->selector_name);
     attrs.path = gcp_authz_str(ri->path);
 
-    start = gcp_metrics_on() ? gcp_authz_seconds() : 0;
+    start = gcp_metrics_on() ? gcp_time_mono_ns() / 1e9 : 0;
     reason = NULL;
 
     /* an audited request says why it was allowed, as upstream's does */

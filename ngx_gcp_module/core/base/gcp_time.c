@@ -49,6 +49,17 @@ gcp_time_set_fake(const struct timespec *ts)
 }
 
 
+int64_t
+gcp_time_mono_ns(void)
+{
+    struct timespec  ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+
+    return (int64_t) ts.tv_sec * GCP_NSEC_PER_SEC + ts.tv_nsec;
+}
+
+
 /* ------------------------------------------------------------------ */
 /* civil dates (proleptic Gregorian, as Go's time package)             */
 

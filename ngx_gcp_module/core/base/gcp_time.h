@@ -35,6 +35,12 @@ struct timespec gcp_time_now(void);
  */
 void gcp_time_set_fake(const struct timespec *ts);
 
+/*
+ * Returns CLOCK_MONOTONIC in nanoseconds (durations; the same clock in
+ * every process of the machine).  Never faked.
+ */
+int64_t gcp_time_mono_ns(void);
+
 
 /*
  * Writes sec as metav1.Time ("2006-01-02T15:04:05Z", UTC) into buf

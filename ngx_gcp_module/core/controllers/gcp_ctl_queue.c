@@ -4,10 +4,10 @@
  */
 
 #include <stdlib.h>
-#include <time.h>
 
 #include "gcp_ctl_int.h"
 #include "gcp_metrics.h"
+#include "gcp_time.h"
 
 
 #define GCP_CTL_QUEUE_BATCH     128     /* syncs started per loop turn */
@@ -58,16 +58,6 @@ struct gcp_ctl_queue_s {
 static void gcp_ctl_queue_kick(void *arg);
 
 
-static int64_t
-gcp_ctl_queue_now(void)
-{
-    struct timespec  ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-
-    return (int64_t) ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
 
 /* client-go's workqueue metrics, by the queue's name */
 
@@ -91,7 +81,7 @@ gcp_ctl_queue_time(gcp_ctl_queue_t *q, gcp_metric_id_t id, int64_t since)
     v[0] = q->name;
     v[1] = NULL;
 
-    gcp_metric_observe(id, v, (double) (gcp_ctl_queue_now() - since) / 1e9);
+    gcp_metric_observe(id, v, (double) (gcp_time_mono_ns() - since) / 1e9);
 }
 
 
@@ -159,7 +149,7 @@ gcp_ctl_queue_push(gcp_ctl_queue_t *q, const char *key)
     }
 
     n->next = NULL;
-    n->added_ns = gcp_ctl_queue_now();
+    n->added_ns = gcp_time_mono_ns();
     memcpy(n->key, key, len + 1);
 
     *q->tail = n;
@@ -314,7 +304,7 @@ gcp_ctl_queue_kick(void *arg)
         item->arena = a;
         item->queue = q;
         item->ctx = q->ctx;
-        item->started_ns = gcp_ctl_queue_now();
+        item->started_ns = gcp_time_mono_ns();
 
         q->inflight++;
         gcp_ctl_ref(q->ctl);

@@ -5,10 +5,10 @@
 
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 
 #include "gcp_admission.h"
 #include "gcp_metrics.h"
+#include "gcp_time.h"
 
 
 typedef struct {
@@ -124,16 +124,6 @@ gcp_admission_init(gcp_admit_t *ad, gcp_op_t *op, gcp_admit_op_t operation,
 static void gcp_admission_step(gcp_admit_t *ad, int rc);
 
 
-static int64_t
-gcp_admission_now(void)
-{
-    struct timespec  ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-
-    return (int64_t) ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
 
 /*
  * apiserver_admission_step_admission_duration_seconds (name NULL) or
@@ -167,7 +157,7 @@ gcp_admission_observe(gcp_admit_t *ad, const char *name, int64_t start,
 
     gcp_metric_observe(name ? GCP_M_ADMISSION_CONTROLLER
                             : GCP_M_ADMISSION_STEP, v,
-                       (double) (gcp_admission_now() - start) / 1e9);
+                       (double) (gcp_time_mono_ns() - start) / 1e9);
 }
 
 
@@ -194,7 +184,7 @@ gcp_admission_next(gcp_admit_t *ad)
         }
 
         ad->plugin = p->name;
-        ad->plugin_ns = gcp_admission_now();
+        ad->plugin_ns = gcp_time_mono_ns();
 
         if (ad->mutating) {
             p->admit(p->data, ad, gcp_admission_step);
@@ -242,7 +232,7 @@ gcp_admission_mutate(gcp_admit_t *ad, gcp_admit_done_pt done)
     ad->round = 0;
     ad->reinvoke = 0;
     ad->done = done;
-    ad->step_ns = gcp_admission_now();
+    ad->step_ns = gcp_time_mono_ns();
 
     gcp_admission_next(ad);
 }
@@ -254,7 +244,7 @@ gcp_admission_validate(gcp_admit_t *ad, gcp_admit_done_pt done)
     ad->next = 0;
     ad->mutating = 0;
     ad->done = done;
-    ad->step_ns = gcp_admission_now();
+    ad->step_ns = gcp_time_mono_ns();
 
     gcp_admission_next(ad);
 }

@@ -68,16 +68,6 @@ static const gcp_stream_ops_t  gcp_observe_stream = {
 };
 
 
-static uint64_t
-gcp_observe_now_ns(void)
-{
-    struct timespec  ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-
-    return (uint64_t) ts.tv_sec * 1000000000ULL + (uint64_t) ts.tv_nsec;
-}
-
 
 /* labels */
 
@@ -289,7 +279,7 @@ gcp_observe_request(gcp_observe_t *t, int status, size_t size)
 
     gcp_observe_labels(t->op, status, &l);
 
-    elapsed = (double) (gcp_observe_now_ns() - t->start_ns) / 1e9;
+    elapsed = (double) (gcp_time_mono_ns() - t->start_ns) / 1e9;
 
     /* code, component, dry_run, group, resource, scope, subresource, */
     /* verb, version */
@@ -492,7 +482,7 @@ gcp_observe_start(gcp_op_t *op)
     }
 
     t->op = op;
-    t->start_ns = gcp_observe_now_ns();
+    t->start_ns = gcp_time_mono_ns();
     op->audit_id = gcp_observe_audit_id(op);
 
     t->done = req->done;
