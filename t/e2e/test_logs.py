@@ -42,7 +42,7 @@ def logged(srv, pred):
     one (the log is flushed every second)."""
     def found():
         lines = access_lines(srv)
-        assert all(lines), [l for l in lines if not l]
+        assert all(lines), [x for x in lines if not x]
         return [m.groupdict() for m in lines if pred(m.groupdict())]
     return eventually(found)
 

@@ -21,6 +21,7 @@
 
 
 #define GCP_AUDIT_MAX_POLICY  (16 * 1024 * 1024)
+#define GCP_AUDIT_LINE        1024      /* a Metadata event, about */
 
 
 /* What a request carries (op->audit). */
@@ -357,6 +358,7 @@ gcp_audit_emit(gcp_op_t *op, gcp_audit_req_t *r, const gcp_user_t *user,
     now = gcp_time_now();
 
     gcp_buf_init(&uri, op->a);
+    gcp_buf_reserve(&uri, req->path.len + req->query.len + 1);
     gcp_buf_add(&uri, req->path.data, req->path.len);
 
     if (req->query.len) {
@@ -430,7 +432,10 @@ gcp_audit_emit(gcp_op_t *op, gcp_audit_req_t *r, const gcp_user_t *user,
         ev.name = gcp_json_get_str(resp, "metadata", "name", NULL);
     }
 
+    /* one allocation for the line (the bodies may take more) */
+
     gcp_buf_init(&b, op->a);
+    gcp_buf_reserve(&b, GCP_AUDIT_LINE + uri.len);
     gcp_audit_event_write(&b, &ev);
 
     if (gcp_buf_failed(&b)) {

@@ -189,6 +189,17 @@ gcp_audit_source_ips(gcp_buf_t *b, const gcp_audit_event_t *ev)
         }
     }
 
+    if (ev->remote_addr && ev->remote_addr[0] && n == 0
+        && strspn(ev->remote_addr, "0123456789abcdefABCDEF.:")
+           == strlen(ev->remote_addr))
+    {
+        /* the peer alone, as nginx writes it (canonical): no parsing */
+        gcp_buf_addstr(b, ",\"sourceIPs\":[\"");
+        gcp_buf_addstr(b, ev->remote_addr);
+        gcp_buf_addstr(b, "\"]");
+        return;
+    }
+
     if (ev->remote_addr
         && gcp_audit_ip(ev->remote_addr, strlen(ev->remote_addr), ip,
                         sizeof(ip))
