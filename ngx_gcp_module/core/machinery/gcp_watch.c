@@ -46,6 +46,7 @@ struct gcp_watch_s {
     unsigned            ended:1;
     unsigned            filtered:1;
     unsigned            registered:1;   /* in apiserver_registered_watchers */
+    const char         *labels[4];      /* group, kind, version */
 };
 
 
@@ -65,6 +66,33 @@ gcp_watch_labels(gcp_watch_t *w, const char **v)
     v[3] = NULL;
 
     return v;
+}
+
+
+/*
+ * apiserver_registered_watchers, with labels copied once (a custom
+ * resource's descriptor may go before its watch ends).
+ */
+
+static void
+gcp_watch_register(gcp_watch_t *w, int64_t n)
+{
+    size_t  i;
+
+    if (n > 0) {
+        gcp_watch_labels(w, w->labels);
+
+        for (i = 0; i < 3; i++) {
+            w->labels[i] = gcp_strdup(w->main_arena, w->labels[i]);
+
+            if (w->labels[i] == NULL) {
+                return;
+            }
+        }
+    }
+
+    w->registered = n > 0;
+    gcp_metric_add(GCP_M_REGISTERED_WATCHERS, w->labels, n);
 }
 
 
@@ -429,7 +457,6 @@ gcp_watch_last_bookmark(void *arg)
 static void
 gcp_watch_stop(gcp_watch_t *w)
 {
-    const char  *v[4];
     gcp_loop_t  *loop = gcp_watch_loop(w);
 
     if (w->pprev) {
@@ -443,8 +470,7 @@ gcp_watch_stop(gcp_watch_t *w)
     }
 
     if (w->registered) {
-        w->registered = 0;
-        gcp_metric_add(GCP_M_REGISTERED_WATCHERS, gcp_watch_labels(w, v), -1);
+        gcp_watch_register(w, -1);
     }
 
     if (w->sw) {
@@ -536,10 +562,7 @@ gcp_watch_begin_stream(gcp_watch_t *w)
     }
 
     if (gcp_metrics_on()) {
-        const char  *v[4];
-
-        w->registered = 1;
-        gcp_metric_add(GCP_M_REGISTERED_WATCHERS, gcp_watch_labels(w, v), 1);
+        gcp_watch_register(w, 1);
     }
 
     op->resp.streaming = 1;

@@ -349,6 +349,7 @@ gcp_observe_finish(gcp_observe_t *t, int status, size_t size)
 static void
 gcp_observe_done(gcp_request_t *req, gcp_response_t *resp)
 {
+    size_t                 i;
     gcp_observe_t         *t = req->ctx;
     gcp_op_t              *op = t->op;
     gcp_observe_labels_t   l;
@@ -376,8 +377,22 @@ gcp_observe_done(gcp_request_t *req, gcp_response_t *resp)
         gcp_observe_labels(op, resp->status, &l);
         gcp_observe_route(&l, t->route);
 
+        /* copies: a custom resource may go away before its watches end */
+
         t->longrunning = 1;
-        gcp_metric_add(GCP_M_LONGRUNNING, t->route, 1);
+
+        for (i = 0; t->route[i]; i++) {
+            t->route[i] = gcp_strdup(op->a, t->route[i]);
+
+            if (t->route[i] == NULL) {
+                t->longrunning = 0;
+                break;
+            }
+        }
+
+        if (t->longrunning) {
+            gcp_metric_add(GCP_M_LONGRUNNING, t->route, 1);
+        }
     }
 
     gcp_audit_started(op, resp->status);

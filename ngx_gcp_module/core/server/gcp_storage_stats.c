@@ -22,6 +22,7 @@ struct gcp_storage_stats_s {
     gcp_loop_timer_t  *timer;
     uint64_t           interval;
     size_t             next;        /* registry index being counted */
+    const char        *label;       /* of the one being counted */
     gcp_arena_t       *arena;       /* of the sample in progress */
     unsigned           stopped:1;
 };
@@ -89,24 +90,21 @@ gcp_storage_stats_done(gcp_storage_stats_t *st)
 static void
 gcp_storage_stats_counted(void *arg, gcp_store_result_t *res)
 {
-    const char               *v[2];
-    gcp_storage_stats_t      *st = arg;
-    const gcp_resource_t     *r;
+    const char           *v[2];
+    gcp_storage_stats_t  *st = arg;
 
     if (st->stopped) {
         gcp_storage_stats_done(st);
         return;
     }
 
-    r = st->api->registry->resources[st->next - 1];
+    /* the label was taken when asking: custom resources come and go */
 
-    if (res->rc == GCP_OK) {
-        v[0] = gcp_storage_stats_label(st->arena, r);
+    if (res->rc == GCP_OK && st->label) {
+        v[0] = st->label;
         v[1] = NULL;
 
-        if (v[0]) {
-            gcp_metric_set(GCP_M_STORAGE_OBJECTS, v, (double) res->count);
-        }
+        gcp_metric_set(GCP_M_STORAGE_OBJECTS, v, (double) res->count);
     }
 
     gcp_storage_stats_next(st);
@@ -150,6 +148,7 @@ gcp_storage_stats_next(gcp_storage_stats_t *st)
 
     prefix = gcp_object_prefix(st->arena, reg->resources[st->next], "");
     end = gcp_store_prefix_end(st->arena, prefix);
+    st->label = gcp_storage_stats_label(st->arena, reg->resources[st->next]);
 
     st->next++;
 
