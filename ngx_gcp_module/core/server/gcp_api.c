@@ -665,7 +665,13 @@ gcp_api_abandon(gcp_request_t *req)
 {
     gcp_op_t  *op = (gcp_op_t *) req->call;
 
-    return op && gcp_apf_abandon(op);
+    if (op == NULL || !gcp_apf_abandon(op)) {
+        return 0;
+    }
+
+    gcp_observe_cancel(op, 429);
+
+    return 1;
 }
 
 
@@ -691,6 +697,6 @@ gcp_api_cancel(gcp_request_t *req)
     }
 
     if (op) {
-        gcp_observe_cancel(op);
+        gcp_observe_cancel(op, 200);
     }
 }

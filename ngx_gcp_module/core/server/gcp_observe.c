@@ -422,12 +422,12 @@ gcp_observe_end(void *arg)
 
 
 void
-gcp_observe_cancel(gcp_op_t *op)
+gcp_observe_cancel(gcp_op_t *op, int status)
 {
     gcp_observe_t  *t = op->observe;
 
     if (t) {
-        gcp_observe_finish(t, 200, 0);
+        gcp_observe_finish(t, status, 0);
     }
 }
 

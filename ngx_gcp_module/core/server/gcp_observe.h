@@ -39,8 +39,12 @@ typedef struct {
 /* Starts observing op's request (gcp_api_handle(), first thing). */
 void gcp_observe_start(gcp_op_t *op);
 
-/* The client went away during a watch (gcp_api_cancel()). */
-void gcp_observe_cancel(gcp_op_t *op);
+/*
+ * The client went away: during a watch (gcp_api_cancel(), status 200), or
+ * while its request waited in an APF queue (gcp_api_abandon(), 429, as
+ * upstream answers a request whose context ends there).
+ */
+void gcp_observe_cancel(gcp_op_t *op, int status);
 
 /*
  * Serves /metrics (Prometheus text, or OpenMetrics when the Accept header
