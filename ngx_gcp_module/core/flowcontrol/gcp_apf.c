@@ -11,12 +11,14 @@
 #include <unistd.h>
 
 #include "gcp_apf.h"
+#include "gcp_apf_metrics.h"
 #include "gcp_apf_shm.h"
 #include "gcp_auth.h"
 #include "gcp_fc_config.h"
 #include "gcp_fc_types.h"
 #include "gcp_mirror.h"
 #include "gcp_registry.h"
+#include "gcp_time.h"
 
 
 #define GCP_APF_PREFIX      "/registry/" GCP_FC_GROUP "/"
@@ -65,6 +67,7 @@ struct gcp_apf_req_s {
     int                   level;
     gcp_loop_timer_t     *timer;
     gcp_apf_phase_t       phase;
+    gcp_apf_metrics_t     metrics;
     unsigned              seat:1;       /* a place to finish */
     unsigned              inflight:1;   /* APF off: an inflight seat */
     unsigned              mutating:1;
@@ -74,11 +77,7 @@ struct gcp_apf_req_s {
 static uint64_t
 gcp_apf_now(void)
 {
-    struct timespec  ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-
-    return (uint64_t) ts.tv_sec * 1000000000ull + (uint64_t) ts.tv_nsec;
+    return (uint64_t) gcp_time_mono_ns();
 }
 
 
@@ -150,6 +149,8 @@ gcp_apf_done(gcp_request_t *req, gcp_response_t *resp)
     req->done = st->done;
     st->phase = GCP_APF_OVER;
 
+    gcp_apf_metrics_finished(&st->metrics);
+
     if (st->seat) {
         st->seat = 0;
         gcp_apf_shm_finish(st->apf->shm, &st->place, gcp_apf_now());
@@ -172,6 +173,9 @@ gcp_apf_go(gcp_apf_req_t *st)
 
     st->phase = GCP_APF_RUNNING;
     st->done = op->req->done;
+
+    gcp_apf_metrics_dispatched(&st->metrics);
+
     op->req->done = gcp_apf_done;
 
     st->next(op);
@@ -213,6 +217,7 @@ gcp_apf_expire(void *arg)
     if (gcp_apf_shm_leave(apf->shm, &st->place, 1, gcp_apf_now())) {
         apf->waiting[st->place.rec] = NULL;
         st->phase = GCP_APF_OVER;
+        gcp_apf_metrics_rejected(&st->metrics, GCP_APF_REJECT_TIME_OUT);
         gcp_apf_reject(st->op, gcp_apf_drop(st));
         return;
     }
@@ -622,6 +627,8 @@ gcp_apf_admit(gcp_op_t *op, gcp_apf_next_pt next)
     t.slot = apf->slot;
     t.details = &d;
 
+    gcp_apf_metrics_arrive(&st->metrics, op->a, &m, t.seats);
+
     switch (gcp_apf_shm_start(apf->shm, &t, gcp_apf_now(), &st->place)) {
 
     case GCP_APF_EXECUTE:
@@ -631,6 +638,7 @@ gcp_apf_admit(gcp_op_t *op, gcp_apf_next_pt next)
 
     case GCP_APF_QUEUED:
         st->phase = GCP_APF_WAITING;
+        gcp_apf_metrics_queued(&st->metrics);
         apf->waiting[st->place.rec] = st;
         st->timer = apf->loop->timer_add(apf->loop, gcp_apf_wait_ms(op),
                                          gcp_apf_expire, st);
@@ -638,6 +646,7 @@ gcp_apf_admit(gcp_op_t *op, gcp_apf_next_pt next)
 
     default:
         st->phase = GCP_APF_OVER;
+        gcp_apf_metrics_rejected(&st->metrics, GCP_APF_REJECT_QUEUE_FULL);
         gcp_apf_reject(op, gcp_apf_drop(st));
         return;
     }
@@ -668,6 +677,7 @@ gcp_apf_abandon(gcp_op_t *op)
 
     apf->waiting[st->place.rec] = NULL;
     st->phase = GCP_APF_OVER;
+    gcp_apf_metrics_rejected(&st->metrics, GCP_APF_REJECT_CANCELLED);
 
     return 1;
 }

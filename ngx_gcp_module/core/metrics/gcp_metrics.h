@@ -108,6 +108,14 @@ typedef enum {
     GCP_M_AUTHZ_DURATION,
     GCP_M_AUTHZ_DECISIONS,
 
+    /* API Priority and Fairness (flowcontrol/gcp_apf_metrics.c) */
+    GCP_M_APF_DISPATCHED,
+    GCP_M_APF_REJECTED,
+    GCP_M_APF_INQUEUE,
+    GCP_M_APF_EXECUTING,
+    GCP_M_APF_EXECUTING_SEATS,
+    GCP_M_APF_WAIT_DURATION,
+
     /* audit (audit/) */
     GCP_M_AUDIT_EVENTS,
     GCP_M_AUDIT_LEVELS,

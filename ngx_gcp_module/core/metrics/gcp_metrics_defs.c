@@ -54,6 +54,13 @@ static const char * const  gcp_l_health[] = { "name", "type", NULL };
 static const char * const  gcp_l_health_total[] = { "name", "status", "type",
                                                     NULL };
 static const char * const  gcp_l_family[] = { "family", NULL };
+static const char * const  gcp_l_flow[] = { "flow_schema", "priority_level",
+                                            NULL };
+static const char * const  gcp_l_flow_rejected[] = { "flow_schema",
+                                                     "priority_level",
+                                                     "reason", NULL };
+static const char * const  gcp_l_flow_wait[] = { "execute", "flow_schema",
+                                                 "priority_level", NULL };
 static const char * const  gcp_l_none[] = { NULL };
 
 
@@ -102,6 +109,11 @@ static const double  gcp_b_fsync[] = {
 static const double  gcp_b_notify[] = {
     1e-05, 2.5e-05, 5e-05, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005,
     0.01, 0.025, 0.05, 0.1
+};
+
+/* requestDurationSecondsBuckets of APF */
+static const double  gcp_b_apf_wait[] = {
+    0, 0.005, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 15, 30
 };
 
 
@@ -276,6 +288,45 @@ static const gcp_metric_def_t  gcp_metric_defs[GCP_M_LAST] = {
         "[ALPHA] Total number of terminal decisions made by an authorizer "
         "split by authorizer type, name, and decision.",
         GCP_METRIC_COUNTER, gcp_l_decision, NULL, 0, 8, 1, GCP_MAIN, 0 },
+
+    [GCP_M_APF_DISPATCHED] = {
+        "apiserver_flowcontrol_dispatched_requests_total",
+        "[BETA] Number of requests executed by API Priority and Fairness "
+        "subsystem",
+        GCP_METRIC_COUNTER, gcp_l_flow, NULL, 0, 128, 1, GCP_MAIN, 0 },
+
+    [GCP_M_APF_REJECTED] = {
+        "apiserver_flowcontrol_rejected_requests_total",
+        "[BETA] Number of requests rejected by API Priority and Fairness "
+        "subsystem",
+        GCP_METRIC_COUNTER, gcp_l_flow_rejected, NULL, 0, 256, 1, GCP_MAIN,
+        0 },
+
+    [GCP_M_APF_INQUEUE] = {
+        "apiserver_flowcontrol_current_inqueue_requests",
+        "[BETA] Number of requests currently pending in queues of the API "
+        "Priority and Fairness subsystem",
+        GCP_METRIC_GAUGE, gcp_l_flow, NULL, 0, 128, 1, GCP_MAIN, 0 },
+
+    [GCP_M_APF_EXECUTING] = {
+        "apiserver_flowcontrol_current_executing_requests",
+        "[BETA] Number of requests in initial (for a WATCH) or any (for a "
+        "non-WATCH) execution stage in the API Priority and Fairness "
+        "subsystem",
+        GCP_METRIC_GAUGE, gcp_l_flow, NULL, 0, 128, 1, GCP_MAIN, 0 },
+
+    [GCP_M_APF_EXECUTING_SEATS] = {
+        "apiserver_flowcontrol_current_executing_seats",
+        "[BETA] Concurrency (number of seats) occupied by the currently "
+        "executing (initial stage for a WATCH, any stage otherwise) "
+        "requests in the API Priority and Fairness subsystem",
+        GCP_METRIC_GAUGE, gcp_l_flow, NULL, 0, 128, 1, GCP_MAIN, 0 },
+
+    [GCP_M_APF_WAIT_DURATION] = {
+        "apiserver_flowcontrol_request_wait_duration_seconds",
+        "[BETA] Length of time a request spent waiting in its queue",
+        GCP_METRIC_HISTOGRAM, gcp_l_flow_wait, gcp_buckets(gcp_b_apf_wait),
+        256, GCP_NS, GCP_MAIN, 0 },
 
     [GCP_M_AUDIT_EVENTS] = {
         "apiserver_audit_event_total",
