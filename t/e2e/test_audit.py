@@ -54,7 +54,8 @@ def audited_server(policy, log="audit.log", extra=""):
 
 @pytest.fixture(scope="module")
 def srv():
-    s = audited_server(POLICY, extra="max_size=256k max_backups=3").start()
+    s = audited_server(POLICY, extra="max_size=256k max_backups=3")
+    s.start(timeout=60)
     try:
         yield s
     finally:
@@ -274,7 +275,8 @@ def test_rotation(srv):
 def test_full_disk_does_not_stop_the_server():
     s = audited_server(POLICY, log="full.log")
     os.symlink("/dev/full", os.path.join(s.data_dir, "full.log"))
-    with s:
+    s.start(timeout=60)
+    try:
         for i in range(5):
             s.kubectl("create", "configmap", "full-%d" % i)
         assert s.kubectl("get", "configmaps").returncode == 0
@@ -290,6 +292,8 @@ def test_full_disk_does_not_stop_the_server():
         c.close()
         assert 'apiserver_audit_error_total{plugin="log"}' in text
         assert "No space left on device" in open(s.error_log).read()
+    finally:
+        s.stop()
 
 
 def test_bad_policy_refused():
@@ -297,7 +301,7 @@ def test_bad_policy_refused():
     s = audited_server(bad)
     try:
         with pytest.raises(GcpServerError) as e:
-            s.start()
+            s.start(timeout=60)
         assert 'rules[0].level: Unsupported value: "Everything"' in \
             str(e.value)
     finally:

@@ -12,16 +12,15 @@ them 3 seconds (the watch cache's wait) before answering 504, in their
 seats all along."""
 
 import hashlib
-import json
 import struct
 import threading
 import time
 
 import pytest
-from prometheus_client.parser import text_string_to_metric_families
 
 from gcp_http import call
 from gcp_pbwire import decode, unwrap
+from gcp_prom import samples, value
 from gcp_server import GcpServer
 from gcp_wait import eventually
 
@@ -413,25 +412,25 @@ def test_overload(srv):
     m = metrics(srv)
     flow = {"flow_schema": "flooders", "priority_level": "tiny"}
     served = 12 - len(rejected)
-    assert sample(m, "apiserver_flowcontrol_dispatched_requests_total",
+    assert value(m, "apiserver_flowcontrol_dispatched_requests_total",
                   **flow) == served
-    assert sample(m, "apiserver_flowcontrol_rejected_requests_total",
+    assert value(m, "apiserver_flowcontrol_rejected_requests_total",
                   reason="queue-full", **flow) == len(rejected)
     for execute, n in (("true", served), ("false", len(rejected))):
-        assert sample(m, "apiserver_flowcontrol_request_wait_duration_"
+        assert value(m, "apiserver_flowcontrol_request_wait_duration_"
                       "seconds_count", execute=execute, **flow) == n
     # the one seat: at most one ran at a time, the others waited a round
-    assert sample(m, "apiserver_flowcontrol_request_wait_duration_"
+    assert value(m, "apiserver_flowcontrol_request_wait_duration_"
                   "seconds_bucket", execute="true", le="0.5",
                   **flow) <= 1
     for gauge in ("current_inqueue_requests", "current_executing_requests",
                   "current_executing_seats"):
         assert m["apiserver_flowcontrol_" + gauge]
-        assert sample(m, "apiserver_flowcontrol_" + gauge, **flow) == 0
+        assert value(m, "apiserver_flowcontrol_" + gauge, **flow) == 0
     lists = {"verb": "LIST", "resource": "configmaps", "scope": "namespace"}
-    assert sample(m, "apiserver_request_total", code="429",
+    assert value(m, "apiserver_request_total", code="429",
                   **lists) == len(rejected)
-    assert sample(m, "apiserver_request_total", code="504",
+    assert value(m, "apiserver_request_total", code="504",
                   **lists) == served
 
 
@@ -440,17 +439,7 @@ def metrics(srv):
     parsed by prometheus_client."""
     r = req(srv, "GET", "/metrics")
     assert r.status == 200
-    out = {}
-    for fam in text_string_to_metric_families(r.body.decode()):
-        for s in fam.samples:
-            out.setdefault(s.name, []).append((s.labels, s.value))
-    return out
-
-
-def sample(m, name, **labels):
-    """The sum of the samples of name with these labels."""
-    return sum(v for lab, v in m.get(name, [])
-               if all(lab.get(k) == want for k, want in labels.items()))
+    return samples(r.body.decode())
 
 
 def queue_of(fs, user, queues):

@@ -25,7 +25,8 @@ LINE = re.compile(
 
 @pytest.fixture(scope="module")
 def srv():
-    s = GcpServer(workers=2, tls=True, token_file=TOKENS).start()
+    s = GcpServer(workers=2, tls=True,
+                  token_file=TOKENS).start(timeout=60)
     try:
         yield s
     finally:
