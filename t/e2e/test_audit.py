@@ -1,7 +1,7 @@
 """Audit: a kubectl session against a server with an audit.k8s.io/v1
 Policy of every level; each request's events in the log, once per stage,
-with kube-apiserver's fields; secrets' bodies only where the policy says
-so; rotation by size and count; a full disk that does not stop the
+with kube-apiserver's fields; secrets' bodies only where the policy (YAML)
+says so; rotation by size and count; a full disk that does not stop the
 server; a bad policy refused at start."""
 
 import json
@@ -9,6 +9,7 @@ import os
 import shutil
 
 import pytest
+import yaml
 
 from gcp_http import read_response
 from gcp_server import GcpServer, GcpServerError
@@ -41,12 +42,17 @@ POLICY = {
 STAGES = ["RequestReceived", "ResponseStarted", "ResponseComplete"]
 
 
-def audited_server(policy, log="audit.log", extra=""):
-    """A TLS server with the policy and its log in the data directory."""
+def audited_server(policy, log="audit.log", extra="", as_yaml=False):
+    """A TLS server with the policy (a JSON or YAML file) and its log in
+    the data directory."""
     s = GcpServer(workers=2, tls=True, token_file=TOKENS)
-    path = os.path.join(s.data_dir, "policy.json")
+    path = os.path.join(s.data_dir, "policy.yaml" if as_yaml else
+                        "policy.json")
     with open(path, "w") as f:
-        json.dump(policy, f)
+        if as_yaml:
+            yaml.safe_dump(policy, f)
+        else:
+            json.dump(policy, f)
     s.http_extra = ("gcp_audit_policy_file %s; gcp_audit_log %s %s;"
                     % (path, os.path.join(s.data_dir, log), extra))
     return s
@@ -54,7 +60,9 @@ def audited_server(policy, log="audit.log", extra=""):
 
 @pytest.fixture(scope="module")
 def srv():
-    s = audited_server(POLICY, extra="max_size=256k max_backups=3")
+    # YAML, as policy files are mostly written (the others JSON)
+    s = audited_server(POLICY, extra="max_size=256k max_backups=3",
+                       as_yaml=True)
     s.start(timeout=60)
     try:
         yield s

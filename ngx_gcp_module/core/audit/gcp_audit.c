@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
 
@@ -18,6 +19,7 @@
 #include "gcp_metrics.h"
 #include "gcp_protobuf.h"
 #include "gcp_time.h"
+#include "gcp_yaml_parse.h"
 
 
 #define GCP_AUDIT_MAX_POLICY  (16 * 1024 * 1024)
@@ -79,6 +81,52 @@ gcp_audit_read_file(const char *path, size_t *len, char *err, size_t errlen)
 }
 
 
+/*
+ * The policy file as kube-apiserver decodes it: JSON, or YAML (the first
+ * document, converted as sigs.k8s.io/yaml does).  Returns the document
+ * (owned by a), or NULL with *msg set (NULL: out of memory).
+ */
+
+static json_t *
+gcp_audit_decode(gcp_arena_t *a, const char *data, size_t len,
+    const char **msg)
+{
+    size_t           i;
+    json_t          *doc;
+    gcp_yaml_info_t  info;
+
+    *msg = NULL;
+
+    for (i = 0; i < len && strchr(" \t\r\n", data[i]); i++) {
+        /* void */
+    }
+
+    if (i < len && data[i] == '{') {
+        doc = gcp_json_parse(a, data, len, msg);
+
+        if (doc == NULL && *msg == NULL) {
+            *msg = "not JSON";
+        }
+
+        return doc;
+    }
+
+    memset(&info, 0, sizeof(info));
+
+    if (gcp_yaml_parse(a, data, len, 0, &doc, &info) != GCP_OK) {
+        *msg = info.msg;
+        return NULL;
+    }
+
+    if (!json_is_object(doc)) {
+        *msg = "the policy is not an object";
+        return NULL;
+    }
+
+    return doc;
+}
+
+
 gcp_audit_t *
 gcp_audit_create(const gcp_audit_conf_t *conf, char *err, size_t errlen)
 {
@@ -103,12 +151,11 @@ gcp_audit_create(const gcp_audit_conf_t *conf, char *err, size_t errlen)
         goto failed;
     }
 
-    perr = NULL;
-    doc = gcp_json_parse(a, data, len, &perr);
+    doc = gcp_audit_decode(a, data, len, &perr);
 
     if (doc == NULL) {
         snprintf(err, errlen, "\"%s\": %s", conf->policy_file,
-                 perr ? perr : "not JSON");
+                 perr ? perr : "out of memory");
         goto failed;
     }
 

@@ -27,7 +27,8 @@
 
 
 typedef struct {
-    const char  *policy_file;       /* audit.k8s.io/v1 Policy */
+    const char  *policy_file;       /* audit.k8s.io/v1 Policy, YAML or */
+                                    /* JSON */
     const char  *log_path;          /* JSON lines */
     uint64_t     max_size;          /* bytes before rotation, 0: never */
     unsigned     max_backups;       /* rotated files kept, 0: all */

@@ -9,7 +9,10 @@
 #include <stddef.h>
 #include <setjmp.h>
 #include <cmocka.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "gcp_audit_int.h"
 
@@ -152,6 +155,8 @@ judge(const gcp_audit_policy_t *p, const gcp_user_t *u, const char *verb,
 
 
 #define level_of(...)  judge(&p, __VA_ARGS__).level
+#define level_of_policy(p, verb, group, resource)                            \
+    judge(p, &admin, verb, group, resource, NULL, "ns", "x", NULL).level
 
 
 static void
@@ -250,12 +255,102 @@ test_rules(void **state)
 }
 
 
+/* A policy file as kube-apiserver takes it: YAML (as it is usually */
+/* written) or JSON; refused with the file named. */
+
+static gcp_audit_t *
+create(const char *text, char *err, size_t errlen)
+{
+    int               fd;
+    char              path[] = "/tmp/gcp-audit-policy-XXXXXX";
+    gcp_audit_t      *au;
+    gcp_audit_conf_t  conf;
+
+    fd = mkstemp(path);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, text, strlen(text)), (ssize_t) strlen(text));
+    close(fd);
+
+    memset(&conf, 0, sizeof(conf));
+    conf.policy_file = path;
+    conf.log_path = "/dev/null";
+
+    err[0] = '\0';
+    au = gcp_audit_create(&conf, err, errlen);
+    unlink(path);
+
+    if (au == NULL) {
+        /* the file's name, then the message */
+        assert_non_null(strstr(err, path));
+    }
+
+    return au;
+}
+
+
+static void
+test_policy_files(void **state)
+{
+    char          err[512];
+    gcp_audit_t  *au;
+
+    au = create("# upstream's example, shortened\n"
+                "apiVersion: audit.k8s.io/v1\n"
+                "kind: Policy\n"
+                "omitStages:\n"
+                "  - \"RequestReceived\"\n"
+                "rules:\n"
+                "  - level: RequestResponse\n"
+                "    resources:\n"
+                "    - group: \"\"\n"
+                "      resources: [\"pods\"]\n"
+                "  - level: None\n"
+                "    users: [\"system:kube-proxy\"]\n"
+                "    verbs: [\"watch\"]\n"
+                "  - level: Metadata\n"
+                "    omitStages: [RequestReceived, ResponseStarted]\n",
+                err, sizeof(err));
+    assert_non_null(au);
+    assert_int_equal(level_of_policy(&au->policy, "get", "", "pods"),
+                     GCP_AUDIT_REQUEST_RESPONSE);
+    assert_int_equal(level_of_policy(&au->policy, "get", "", "secrets"),
+                     GCP_AUDIT_METADATA);
+    assert_int_equal(judge(&au->policy, &admin, "get", "", "secrets", NULL,
+                           "ns", "s", NULL).omit,
+                     GCP_AUDIT_RECEIVED | GCP_AUDIT_STARTED);
+    gcp_audit_destroy(au);
+
+    au = create(" {\"apiVersion\":\"audit.k8s.io/v1\",\"kind\":\"Policy\","
+                "\"rules\":[{\"level\":\"Request\"}]}", err, sizeof(err));
+    assert_non_null(au);
+    assert_int_equal(level_of_policy(&au->policy, "get", "", "pods"),
+                     GCP_AUDIT_REQUEST);
+    gcp_audit_destroy(au);
+
+    /* YAML's errors as kube-apiserver's decoder words them */
+    assert_null(create("apiVersion: audit.k8s.io/v1\nkind: Policy\n"
+                       "rules:\n- level: None\n  users: [a\n", err,
+                       sizeof(err)));
+    assert_non_null(strstr(err, "error converting YAML to JSON: yaml: "));
+
+    assert_null(create("- level: None\n", err, sizeof(err)));
+    assert_non_null(strstr(err, "the policy is not an object"));
+
+    /* and the policy's own */
+    assert_null(create("apiVersion: audit.k8s.io/v1\nkind: Policy\n"
+                       "rules:\n- level: Everything\n", err, sizeof(err)));
+    assert_non_null(strstr(err, "rules[0].level: Unsupported value: "
+                                "\"Everything\""));
+}
+
+
 int
 main(void)
 {
     const struct CMUnitTest  tests[] = {
         cmocka_unit_test(test_refused),
         cmocka_unit_test(test_rules),
+        cmocka_unit_test(test_policy_files),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
