@@ -26,6 +26,8 @@ static const char *ngx_http_gcp_header_in(ngx_http_request_t *r,
     gcp_arena_t *a, const char *name);
 static ngx_int_t ngx_http_gcp_body(ngx_http_request_t *r, gcp_arena_t *a,
     gcp_str_t *body);
+static void ngx_http_gcp_proxy_end(ngx_http_gcp_call_t *call,
+    ngx_http_request_t *r);
 static void ngx_http_gcp_cleanup(void *data);
 static void ngx_http_gcp_call_free(ngx_http_gcp_call_t *call);
 static void ngx_http_gcp_call_posted(ngx_event_t *ev);
@@ -411,6 +413,26 @@ ngx_http_gcp_body(ngx_http_request_t *r, gcp_arena_t *a, gcp_str_t *body)
 }
 
 
+/*
+ * A proxied request is over: the core observes what its client got, as
+ * $status and $body_bytes_sent log it (499 when it went away first).
+ */
+
+static void
+ngx_http_gcp_proxy_end(ngx_http_gcp_call_t *call, ngx_http_request_t *r)
+{
+    off_t       sent;
+    ngx_uint_t  status;
+
+    status = r->headers_out.status ? r->headers_out.status
+                                   : NGX_HTTP_CLIENT_CLOSED_REQUEST;
+    sent = r->connection->sent - r->header_size;
+
+    gcp_api_proxy_end(&call->req, (int) status,
+                      sent > 0 ? (size_t) sent : 0);
+}
+
+
 /* nginx is done with the request (r->cleanup): detach or free its call */
 
 static void
@@ -423,6 +445,10 @@ ngx_http_gcp_cleanup(void *data)
     call = ctx->call;
     if (call == NULL) {
         return;
+    }
+
+    if (call->proxy && call->r) {
+        ngx_http_gcp_proxy_end(call, call->r);
     }
 
     ctx->call = NULL;

@@ -39,9 +39,19 @@ def agg(tmp_path_factory):
     srv = GcpServer(workers=2, tls=True, data_dir=os.path.join(d, "gcp"))
     # make run's configuration proves ngx_gcp with the front-proxy
     # client certificate of its PKI
+    # requests to the extension server's group audited
+    policy = os.path.join(d, "audit-policy.json")
+    with open(policy, "w") as f:
+        json.dump({"apiVersion": "audit.k8s.io/v1", "kind": "Policy",
+                   "omitStages": ["RequestReceived"],
+                   "rules": [{"level": "Metadata",
+                              "resources": [{"group": GROUP}]},
+                             {"level": "None"}]}, f)
+    srv.audit_log = os.path.join(d, "audit.log")
     srv.http_extra = ("gcp_service ext.ext.svc 127.0.0.1:%d; "
-                      "gcp_service dead.ext.svc:443 127.0.0.1:%d;"
-                      % (port, free_port()))
+                      "gcp_service dead.ext.svc:443 127.0.0.1:%d; "
+                      "gcp_audit_policy_file %s; gcp_audit_log %s;"
+                      % (port, free_port(), policy, srv.audit_log))
     srv.start(timeout=60)
     ext = ExtServer(pki, group=GROUP, port=port)
     ext.client_ca = os.path.join(srv.pki, "front-proxy-ca.crt")
@@ -459,6 +469,46 @@ def test_kubectl_create_get_delete_watch(things):
     srv.kubectl("delete", "widget", "w1", "-n", "default")
     assert "w1" not in srv.kubectl("get", "widgets", "-n", "default",
                                    check=False).stdout
+
+
+def test_proxied_requests_counted_with_their_code(things):
+    """A proxied request is counted in apiserver_request_total once it is
+    over, with the code the other server answered (resource labels empty:
+    only served resources become series)."""
+    from gcp_prom import samples, value
+    srv, ext, pki = things
+    base = "/apis/%s/v1/namespaces/default/widgets" % GROUP
+
+    def count(code, verb):
+        s = samples(raw(srv, "GET", "/metrics").body.decode())
+        return value(s, "apiserver_request_total", code=code, verb=verb,
+                     group="", resource="", dry_run="")
+
+    lists, missing = count("200", "LIST"), count("404", "GET")
+    for _ in range(3):
+        assert raw(srv, "GET", base).status == 200
+        assert raw(srv, "GET", base + "/nope").status == 404
+    assert eventually(lambda: count("200", "LIST") >= lists + 3
+                      and count("404", "GET") >= missing + 3, 10), \
+        (count("200", "LIST"), count("404", "GET"))
+    assert count("500", "LIST") == 0
+
+    # and audited with that code, once
+    def events():
+        with open(srv.audit_log) as f:
+            return [json.loads(line) for line in f]
+
+    def nope():
+        return [e for e in events()
+                if e["requestURI"] == base + "/nope"]
+
+    assert eventually(lambda: len(nope()) == 3, 10), nope()
+    for e in nope():
+        assert (e["stage"], e["level"], e["verb"],
+                e["responseStatus"]["code"]) == (
+                    "ResponseComplete", "Metadata", "get", 404)
+        assert e["objectRef"]["apiGroup"] == GROUP
+        assert e["objectRef"]["name"] == "nope"
 
 
 def test_discovery(things):

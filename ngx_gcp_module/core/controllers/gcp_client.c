@@ -30,6 +30,11 @@ gcp_client_done(gcp_request_t *req, gcp_response_t *resp)
     gcp_client_call_t  *c = (gcp_client_call_t *) req;
 
     /* a request for another server: not for the in-process client */
+
+    if (resp->proxy) {
+        gcp_api_proxy_end(req, 503, 0);
+    }
+
     r.status = resp->proxy ? 503 : resp->status;
     r.body = resp->body;
     r.json = NULL;

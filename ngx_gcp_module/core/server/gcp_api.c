@@ -669,7 +669,7 @@ gcp_api_abandon(gcp_request_t *req)
         return 0;
     }
 
-    gcp_observe_cancel(op, 429);
+    gcp_observe_cancel(op, 429, 0);
 
     return 1;
 }
@@ -687,6 +687,17 @@ gcp_api_proxied(gcp_api_t *api, const char *path, size_t len)
 
 
 void
+gcp_api_proxy_end(gcp_request_t *req, int status, size_t size)
+{
+    gcp_op_t  *op = (gcp_op_t *) req->call;
+
+    if (op) {
+        gcp_observe_cancel(op, status, size);
+    }
+}
+
+
+void
 gcp_api_cancel(gcp_request_t *req)
 {
     gcp_op_t  *op = (gcp_op_t *) req->call;
@@ -697,6 +708,6 @@ gcp_api_cancel(gcp_request_t *req)
     }
 
     if (op) {
-        gcp_observe_cancel(op, 200);
+        gcp_observe_cancel(op, 200, 0);
     }
 }

@@ -46,6 +46,15 @@ void gcp_api_handle(gcp_api_t *api, gcp_request_t *req);
 int gcp_api_proxied(gcp_api_t *api, const char *path, size_t len);
 
 /*
+ * Called by the adapter once a request the core answered with a proxy
+ * (gcp_response_t.proxy) is over: status is what its client got (the other
+ * server's, or the adapter's own error), size the bytes of the body sent.
+ * The core observes its end (metrics, the audit event ResponseComplete);
+ * call it once, before the request's arena goes.
+ */
+void gcp_api_proxy_end(gcp_request_t *req, int status, size_t size);
+
+/*
  * Called by the adapter when the client went away during a stream: the core
  * stops the watch and never calls req->done or req->stream again.  Must not
  * be called before done was called, nor after stream->end.

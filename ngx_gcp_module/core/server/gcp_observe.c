@@ -361,6 +361,22 @@ gcp_observe_done(gcp_request_t *req, gcp_response_t *resp)
         resp->headers = op->headers;
     }
 
+    if (resp->proxy) {
+        /*
+         * proxied: over when the adapter says so (gcp_api_proxy_end()),
+         * with the other server's status; a watch or an upgraded
+         * connection is no longer in flight
+         */
+
+        if (resp->proxy->long_running) {
+            gcp_observe_inflight_end(t);
+        }
+
+        req->ctx = t->ctx;
+        t->done(req, resp);
+        return;
+    }
+
     if (!resp->streaming) {
         gcp_observe_finish(t, resp->status, resp->body.len);
 
@@ -422,12 +438,12 @@ gcp_observe_end(void *arg)
 
 
 void
-gcp_observe_cancel(gcp_op_t *op, int status)
+gcp_observe_cancel(gcp_op_t *op, int status, size_t size)
 {
     gcp_observe_t  *t = op->observe;
 
     if (t) {
-        gcp_observe_finish(t, status, 0);
+        gcp_observe_finish(t, status, size);
     }
 }
 

@@ -8,8 +8,8 @@
  *
  * gcp_observe_start() wraps the request's done callback and stream
  * operations, so that the end of every request is seen once, whichever
- * path answers it: a response, the end of a watch, or the client going
- * away (gcp_observe_cancel()).
+ * path answers it: a response, the end of a watch, the client going away
+ * or the end of a proxied request (gcp_observe_cancel()).
  */
 
 #ifndef _GCP_OBSERVE_H_INCLUDED_
@@ -40,11 +40,14 @@ typedef struct {
 void gcp_observe_start(gcp_op_t *op);
 
 /*
- * The client went away: during a watch (gcp_api_cancel(), status 200), or
- * while its request waited in an APF queue (gcp_api_abandon(), 429, as
- * upstream answers a request whose context ends there).
+ * op's request is over outside the core: the client went away during a
+ * watch (gcp_api_cancel(), status 200), or while its request waited in an
+ * APF queue (gcp_api_abandon(), 429, as upstream answers a request whose
+ * context ends there), or the adapter finished proxying it
+ * (gcp_api_proxy_end(): the status its client got, size the bytes of the
+ * body).  Its metrics and last audit event are written once.
  */
-void gcp_observe_cancel(gcp_op_t *op, int status);
+void gcp_observe_cancel(gcp_op_t *op, int status, size_t size);
 
 /*
  * Serves /metrics (Prometheus text, or OpenMetrics when the Accept header
