@@ -17,12 +17,24 @@
 static int
 gcp_output_pretty(gcp_op_t *op)
 {
-    const char  *v, *ua;
+    size_t              i;
+    const char         *ua;
+    const gcp_param_t  *p;
 
-    v = gcp_query_get(&op->q, "pretty");
+    static const char  *yes[] = { "1", "t", "T", "TRUE", "true", "True" };
 
-    if (v) {
-        return strcmp(v, "true") == 0 || strcmp(v, "1") == 0;
+    /* a non-empty ?pretty= as strconv.ParseBool reads it, NUL bytes kept */
+
+    p = gcp_query_param(&op->q, "pretty");
+
+    if (p && p->len) {
+        for (i = 0; i < gcp_nelems(yes); i++) {
+            if (strlen(yes[i]) == p->len && strcmp(p->value, yes[i]) == 0) {
+                return 1;
+            }
+        }
+
+        return 0;
     }
 
     ua = op->req->user_agent;

@@ -98,10 +98,10 @@ gcp_del_precondition_failed(gcp_del_t *d, const char *why)
 static int
 gcp_del_opts(gcp_op_t *op, gcp_del_opts_t *o)
 {
-    int           dry, policy_set;
+    int           dry, policy_set, orphan;
     json_t       *body, *pre, *v;
     int64_t       grace;
-    const char   *policy, *msg, *orphan, *v_grace;
+    const char   *policy, *msg, *v_grace;
     gcp_ferrs_t   errs;
     gcp_status_details_t  sd;
 
@@ -110,7 +110,7 @@ gcp_del_opts(gcp_op_t *op, gcp_del_opts_t *o)
     gcp_ferrs_init(&errs, op->a);
 
     policy = gcp_query_get(&op->q, "propagationPolicy");
-    orphan = gcp_query_get(&op->q, "orphanDependents");
+    orphan = gcp_query_bool(&op->q, "orphanDependents") == 1;
     dry = gcp_query_count(&op->q, "dryRun") > 0;
 
     if (dry) {
@@ -159,7 +159,7 @@ gcp_del_opts(gcp_op_t *op, gcp_del_opts_t *o)
 
         v = json_object_get(body, "orphanDependents");
         if (json_is_true(v)) {
-            orphan = "true";
+            orphan = 1;
         }
 
         v = json_object_get(body, "dryRun");
@@ -189,7 +189,7 @@ gcp_del_opts(gcp_op_t *op, gcp_del_opts_t *o)
         }
     }
 
-    if (orphan && (strcmp(orphan, "true") == 0 || strcmp(orphan, "1") == 0)) {
+    if (orphan) {
         if (policy_set) {
             gcp_ferrs_add(&errs, GCP_FERR_INVALID, "propagationPolicy",
                           gcp_ferr_quote(op->a, policy),

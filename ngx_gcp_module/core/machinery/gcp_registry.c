@@ -302,9 +302,7 @@ gcp_registry_handle(gcp_op_t *op)
         gcp_reg_list(op);
 
     } else if (strcmp(verb, "get") == 0 && (verbs & GCP_VERB_GET)) {
-        if (op->sub && gcp_query_get(&op->q, "watch")
-            && strcmp(gcp_query_get(&op->q, "watch"), "0") != 0
-            && strcmp(gcp_query_get(&op->q, "watch"), "false") != 0
+        if (op->sub && gcp_query_bool(&op->q, "watch") == 1
             && !(verbs & GCP_VERB_WATCH))
         {
             gcp_reg_method_not_allowed(op);
@@ -524,13 +522,6 @@ gcp_reg_query_int(gcp_op_t *op, const char *s, int64_t *out)
 }
 
 
-static int
-gcp_reg_bool(const char *v)
-{
-    return v && strcmp(v, "0") != 0 && strcasecmp(v, "false") != 0;
-}
-
-
 /* ValidateListOptions of a watch (match: resourceVersionMatch or NULL) */
 
 static void
@@ -609,7 +600,7 @@ gcp_reg_list_opts_check(gcp_op_t *op, gcp_list_opts_t *lo,
 int
 gcp_reg_list_opts(gcp_op_t *op, gcp_list_opts_t *lo)
 {
-    int                  rc;
+    int                  rc, b;
     const char          *v, *msg;
     gcp_ferrs_t          errs;
 
@@ -619,13 +610,12 @@ gcp_reg_list_opts(gcp_op_t *op, gcp_list_opts_t *lo)
     gcp_ferrs_init(&errs, op->a);
 
     lo->watch = strcmp(op->ri.verb, "watch") == 0;
-    lo->bookmarks = gcp_reg_bool(gcp_query_get(&op->q,
-                                               "allowWatchBookmarks"));
+    lo->bookmarks = gcp_query_bool(&op->q, "allowWatchBookmarks") == 1;
 
-    v = gcp_query_get(&op->q, "sendInitialEvents");
-    if (v) {
+    b = gcp_query_bool(&op->q, "sendInitialEvents");
+    if (b != -1) {
         lo->send_initial_set = 1;
-        lo->send_initial = gcp_reg_bool(v);
+        lo->send_initial = b;
     }
 
     if (gcp_reg_query_rv(op, &lo->rv) != GCP_OK) {

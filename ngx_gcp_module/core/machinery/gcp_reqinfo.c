@@ -230,18 +230,45 @@ gcp_query_check(gcp_arena_t *a, const gcp_query_t *q, const char **msg)
 }
 
 
-const char *
-gcp_query_get(const gcp_query_t *q, const char *name)
+const gcp_param_t *
+gcp_query_param(const gcp_query_t *q, const char *name)
 {
     size_t  i;
 
     for (i = 0; q && i < q->n; i++) {
         if (strcmp(q->params[i].name, name) == 0) {
-            return q->params[i].value;
+            return &q->params[i];
         }
     }
 
     return NULL;
+}
+
+
+const char *
+gcp_query_get(const gcp_query_t *q, const char *name)
+{
+    const gcp_param_t  *p;
+
+    p = gcp_query_param(q, name);
+
+    return p ? p->value : NULL;
+}
+
+
+int
+gcp_query_bool(const gcp_query_t *q, const char *name)
+{
+    const gcp_param_t  *p;
+
+    p = gcp_query_param(q, name);
+
+    if (p == NULL) {
+        return -1;
+    }
+
+    return !((p->len == 1 && p->value[0] == '0')
+             || (p->len == 5 && strcasecmp(p->value, "false") == 0));
 }
 
 
@@ -316,13 +343,6 @@ gcp_reqinfo_split(gcp_arena_t *a, gcp_reqinfo_t *ri, gcp_str_t path)
     ri->parts = parts;
 
     return GCP_OK;
-}
-
-
-static int
-gcp_param_true(const char *v)
-{
-    return v && strcasecmp(v, "false") != 0 && strcmp(v, "0") != 0;
 }
 
 
@@ -513,8 +533,7 @@ gcp_reqinfo_parse(gcp_arena_t *a, const char *method, gcp_str_t path,
     ri->resource = p[0];
 
     if (ri->name[0] == '\0' && strcmp(ri->verb, "get") == 0) {
-        ri->verb = gcp_param_true(gcp_query_get(q, "watch")) ? "watch"
-                                                             : "list";
+        ri->verb = gcp_query_bool(q, "watch") == 1 ? "watch" : "list";
         ri->selector_name = gcp_reqinfo_selector_name(a,
                                 gcp_query_get(q, "fieldSelector"));
     }

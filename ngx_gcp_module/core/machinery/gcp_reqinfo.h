@@ -84,6 +84,20 @@ int gcp_query_check(gcp_arena_t *a, const gcp_query_t *q, const char **msg);
 /* Returns the first value of name, or NULL when absent.  Borrowed. */
 const char *gcp_query_get(const gcp_query_t *q, const char *name);
 
+/*
+ * Returns the first parameter called name (its value with its length,
+ * NUL bytes included), or NULL when absent.  Borrowed from q.
+ */
+const gcp_param_t *gcp_query_param(const gcp_query_t *q, const char *name);
+
+/*
+ * Returns the first value of name as a boolean, as Go's query parameter
+ * conversion reads it (Convert_Slice_string_To_bool): -1 when absent, 0
+ * for "0" and for "false" in any case (the whole value: "false" followed
+ * by a NUL byte is not "false"), 1 for any other value, "" included.
+ */
+int gcp_query_bool(const gcp_query_t *q, const char *name);
+
 /* Returns how many times name appears. */
 size_t gcp_query_count(const gcp_query_t *q, const char *name);
 

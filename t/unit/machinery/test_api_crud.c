@@ -401,6 +401,36 @@ test_query_nul_and_semicolon(void **state)
     r = api_call(env, "GET", CM_PATH "?other=a%00b", NULL, NULL, NULL);
     assert_int_equal(r->status, 200);
     api_resp_free(r);
+
+    /*
+     * booleans are read on their whole value: "false" followed by a NUL
+     * is not "false" (Go's conversion: a watch), nor "true" for ?pretty
+     */
+    r = api_call(env, "GET", CM_PATH "?watch=false%00&timeoutSeconds=1",
+                 NULL, NULL, NULL);
+    assert_int_equal(r->status, 200);
+    assert_true(r->streaming);
+    api_resp_free(r);
+
+    r = api_call(env, "GET", CM_PATH "/semi?pretty=true%00", NULL, NULL,
+                 NULL);
+    assert_int_equal(r->status, 200);
+    assert_null(strchr(r->body, '\n'));
+    api_resp_free(r);
+
+    r = api_call(env, "GET", CM_PATH "/semi?pretty=T", NULL, NULL, NULL);
+    assert_int_equal(r->status, 200);
+    assert_non_null(strstr(r->body, "{\n  \"kind\""));
+    api_resp_free(r);
+
+    /* orphanDependents=t is true as in Go (it used to be "true"/"1" only) */
+    r = api_call(env, "DELETE", CM_PATH "/semi?orphanDependents=t", NULL,
+                 NULL, NULL);
+    assert_int_equal(r->status, 200);
+    assert_string_equal(json_string_value(json_array_get(json_object_get(
+                            json_object_get(r->json, "metadata"),
+                            "finalizers"), 0)), "orphan");
+    api_resp_free(r);
 }
 
 

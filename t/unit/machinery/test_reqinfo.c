@@ -226,6 +226,20 @@ test_query(void **state)
     assert_int_equal(gcp_query_parse(a, raw, &q), GCP_OK);
     assert_int_equal(gcp_query_check(a, &q, &msg), GCP_OK);
 
+    /* booleans as Go's Convert_Slice_string_To_bool, on whole values */
+    raw = (gcp_str_t) gcp_string("a=false%00x&b=FALSE&c=0&d=&e=no&f=0%00"
+                                 "&g=False");
+    assert_int_equal(gcp_query_parse(a, raw, &q), GCP_OK);
+    assert_int_equal(gcp_query_bool(&q, "a"), 1);
+    assert_int_equal(gcp_query_bool(&q, "b"), 0);
+    assert_int_equal(gcp_query_bool(&q, "c"), 0);
+    assert_int_equal(gcp_query_bool(&q, "d"), 1);
+    assert_int_equal(gcp_query_bool(&q, "e"), 1);
+    assert_int_equal(gcp_query_bool(&q, "f"), 1);
+    assert_int_equal(gcp_query_bool(&q, "g"), 0);
+    assert_int_equal(gcp_query_bool(&q, "h"), -1);
+    assert_int_equal(gcp_query_param(&q, "f")->len, 2);
+
     gcp_arena_destroy(a);
 }
 
