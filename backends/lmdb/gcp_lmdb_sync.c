@@ -151,8 +151,10 @@ gcp_lmdb_sync_ack(gcp_lmdb_store_t *s)
         }
 
         if (s->failed) {
-            op->res->rc = GCP_EUNAVAILABLE;
-            op->res->message = "storage: a sync to disk failed";
+            /* committed and visible, durability unknown: in doubt */
+            op->res->rc = GCP_EINDOUBT;
+            op->res->message = "storage: a sync to disk failed after the "
+                               "write was made: its outcome is unknown";
 
         } else {
             __atomic_add_fetch(&s->sh->shm->synced_writes, 1,

@@ -16,6 +16,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -31,6 +32,23 @@
 
 static char  base_dir[64];
 static int   dir_seq;
+static int   fdatasync_fails;   /* set: fdatasync() fails with EIO */
+
+
+/*
+ * liblmdb's mdb_env_sync() calls fdatasync(): this definition in the test
+ * program takes its place, so that a test can make the disk fail.
+ */
+int
+fdatasync(int fd)
+{
+    if (__atomic_load_n(&fdatasync_fails, __ATOMIC_SEQ_CST)) {
+        errno = EIO;
+        return -1;
+    }
+
+    return (int) syscall(SYS_fdatasync, fd);
+}
 
 
 /* A database directory, the state prefork shares, a loop and a store. */
@@ -494,6 +512,59 @@ lm_compact(gcp_store_t *s, gcp_arena_t *a, int64_t rev)
     assert_int_equal(call.done, 1);
     assert_int_equal(call.res->rc, GCP_OK);
     assert_int_equal(call.res->compact_revision, rev);
+}
+
+
+/*
+ * A failed fdatasync: the writes it was to make durable were committed
+ * and are visible, so their outcome is unknown to their clients (500 in
+ * doubt, never 503 "nothing happened"); later writes are refused before
+ * they are made (503).
+ */
+
+static void
+test_sync_failure(void **state)
+{
+    lm_call_t     call;
+    gcp_arena_t  *a;
+    gcp_store_t  *s;
+    lm_env_t     *e = *state;
+
+    assert_non_null(lm_prefork(e, 1, 1));
+    s = lm_open_slot(e, 0);
+    assert_non_null(s);
+    a = gcp_arena_create(0);
+
+    __atomic_store_n(&fdatasync_fails, 1, __ATOMIC_SEQ_CST);
+
+    memset(&call, 0, sizeof(lm_call_t));
+    gcp_store_create(s, K("/f/a"), K("v"), a, lm_done, &call);
+    assert_true(gcp_sc_wait(s, &call.done, 30000));
+
+    __atomic_store_n(&fdatasync_fails, 0, __ATOMIC_SEQ_CST);
+
+    assert_int_equal(call.res->rc, GCP_EINDOUBT);
+
+    /* it was committed: readers see it */
+    memset(&call, 0, sizeof(lm_call_t));
+    gcp_store_get(s, K("/f/a"), 0, a, lm_done, &call);
+    assert_true(gcp_sc_wait(s, &call.done, 30000));
+    assert_int_equal(call.res->rc, GCP_OK);
+    assert_int_equal(call.res->nkvs, 1);
+
+    /* the store is failed: a new write is refused, and not made */
+    memset(&call, 0, sizeof(lm_call_t));
+    gcp_store_create(s, K("/f/b"), K("v"), a, lm_done, &call);
+    assert_true(gcp_sc_wait(s, &call.done, 30000));
+    assert_int_equal(call.res->rc, GCP_EUNAVAILABLE);
+
+    memset(&call, 0, sizeof(lm_call_t));
+    gcp_store_get(s, K("/f/b"), 0, a, lm_done, &call);
+    assert_true(gcp_sc_wait(s, &call.done, 30000));
+    assert_int_equal(call.res->rc, GCP_OK);
+    assert_int_equal(call.res->nkvs, 0);
+
+    gcp_arena_destroy(a);
 }
 
 
@@ -1172,6 +1243,8 @@ static const struct CMUnitTest  lmdb_tests[] = {
     cmocka_unit_test_setup_teardown(test_key_limits, lm_setup, lm_teardown),
     cmocka_unit_test_setup_teardown(test_reopen, lm_setup, lm_teardown),
     cmocka_unit_test_setup_teardown(test_group_commit, lm_setup,
+                                    lm_teardown),
+    cmocka_unit_test_setup_teardown(test_sync_failure, lm_setup,
                                     lm_teardown),
     cmocka_unit_test_setup_teardown(test_sync_off, lm_setup, lm_teardown),
     cmocka_unit_test_setup_teardown(test_compaction_batches, lm_setup,
