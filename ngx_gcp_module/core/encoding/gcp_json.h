@@ -40,9 +40,11 @@
 
 #define GCP_JSON_MAX_DEPTH       10000
 #define GCP_JSON_MAX_DUPLICATES  100
+#define GCP_JSON_MAX_BIG         16
 
 /* gcp_json_parse_ex() flags */
 #define GCP_JSON_DUPLICATES      0x01   /* collect duplicate key paths */
+#define GCP_JSON_BIG_NUMBERS     0x02   /* keep numbers beyond float64 */
 
 
 typedef struct {
@@ -50,6 +52,8 @@ typedef struct {
     size_t        offset;       /* Go's SyntaxError.Offset */
     const char  **dups;         /* duplicate key paths */
     size_t        ndups;
+    json_t      **big;          /* GCP_JSON_BIG_NUMBERS: the numbers */
+    size_t        nbig;         /* beyond float64, borrowed from *out */
 } gcp_json_info_t;
 
 
@@ -61,6 +65,11 @@ typedef struct {
  * allocation failure GCP_ENOMEM.  info may be NULL; its strings and the
  * dups array are owned by the arena.  With GCP_JSON_DUPLICATES, info->dups
  * lists the duplicate key paths (also when parsing fails later on).
+ * With GCP_JSON_BIG_NUMBERS, a number beyond float64 (1e400) is no error:
+ * it is read as a string holding its literal and listed in info->big (an
+ * arena array of values that *out holds), as a typed Go decode only
+ * fails on such a number where a field reads it; past GCP_JSON_MAX_BIG of
+ * them, the error as without the flag.
  */
 int gcp_json_parse_ex(gcp_arena_t *a, const char *data, size_t len,
     unsigned flags, json_t **out, gcp_json_info_t *info);

@@ -82,6 +82,8 @@ struct gcp_jparse_s {
 
     const char    **dups;
     size_t          ndups;
+    json_t        **big;        /* GCP_JSON_BIG_NUMBERS */
+    size_t          nbig;
 
     unsigned        end_top:1;
     unsigned        error:1;
@@ -878,6 +880,21 @@ gcp_jparse_number(gcp_jparse_t *p, const char *s, size_t n)
 
     d = strtod(p->tmp, NULL);
 
+    if (isinf(d) && (p->flags & GCP_JSON_BIG_NUMBERS)
+        && p->nbig < GCP_JSON_MAX_BIG)
+    {
+        if (p->big == NULL) {
+            p->big = gcp_alloc(p->arena, GCP_JSON_MAX_BIG * sizeof(json_t *));
+            if (p->big == NULL) {
+                return NULL;
+            }
+        }
+
+        p->big[p->nbig] = json_stringn(s, n);
+
+        return p->big[p->nbig++];
+    }
+
     if (isinf(d)) {
         if (p->decode_err == NULL) {
             p->decode_err = gcp_sprintf(p->arena,
@@ -1103,6 +1120,8 @@ gcp_json_parse_ex(gcp_arena_t *a, const char *data, size_t len,
 
     info->dups = p.dups;
     info->ndups = p.ndups;
+    info->big = p.big;
+    info->nbig = p.nbig;
 
     if (rc == GCP_OK && p.error) {
         if (p.err_ctx == NULL) {

@@ -298,6 +298,8 @@ typedef struct {
     gcp_buf_t                field;     /* dotted struct field path */
     const char              *strct;     /* innermost struct, or NULL */
     const char              *error;     /* the first error */
+    json_t * const          *big;       /* numbers beyond float64, */
+    size_t                   nbig;      /* held as their literals */
     unsigned                 fatal:1;   /* error ends decoding */
     unsigned                 nomem:1;
 } gcp_types_ctx_t;
@@ -305,6 +307,38 @@ typedef struct {
 
 static void gcp_types_walk(gcp_types_ctx_t *ctx, const json_t *node,
     const json_t *v);
+
+
+/* The literal of v when it is a number beyond float64, else NULL. */
+static const char *
+gcp_types_big(gcp_types_ctx_t *ctx, const json_t *v)
+{
+    size_t  i;
+
+    for (i = 0; i < ctx->nbig; i++) {
+        if (ctx->big[i] == v) {
+            return json_string_value(v);
+        }
+    }
+
+    return NULL;
+}
+
+
+/* Go's name of v's JSON kind ("number" for a number beyond float64). */
+static const char *
+gcp_types_kind(gcp_types_ctx_t *ctx, const json_t *v)
+{
+    return gcp_types_big(ctx, v) ? "number" : gcp_json_go_kind(v);
+}
+
+
+/* A string, not the literal of a number beyond float64. */
+static int
+gcp_types_is_string(gcp_types_ctx_t *ctx, const json_t *v)
+{
+    return json_is_string(v) && gcp_types_big(ctx, v) == NULL;
+}
 
 
 /* Keeps the first error; a fatal one ends the walk and wins. */
@@ -477,7 +511,16 @@ static void
 gcp_types_integer(gcp_types_ctx_t *ctx, const json_t *v, int bits,
     const char *type, int fatal)
 {
-    json_int_t  n;
+    json_int_t   n;
+    const char  *big;
+
+    big = gcp_types_big(ctx, v);
+
+    if (big) {
+        gcp_types_mismatch(ctx, gcp_sprintf(ctx->arena, "number %s", big),
+                           type, fatal);
+        return;
+    }
 
     if (!json_is_number(v)) {
         gcp_types_mismatch(ctx, gcp_json_go_kind(v), type, fatal);
@@ -506,8 +549,8 @@ gcp_types_time(gcp_types_ctx_t *ctx, const json_t *v, int micro)
     const char       *msg;
     struct timespec   ts;
 
-    if (!json_is_string(v)) {
-        gcp_types_mismatch(ctx, gcp_json_go_kind(v), "string", 1);
+    if (!gcp_types_is_string(ctx, v)) {
+        gcp_types_mismatch(ctx, gcp_types_kind(ctx, v), "string", 1);
         return;
     }
 
@@ -545,8 +588,8 @@ gcp_types_bytes(gcp_types_ctx_t *ctx, const json_t *node, const json_t *v)
         return;
     }
 
-    if (!json_is_string(v)) {
-        gcp_types_mismatch(ctx, gcp_json_go_kind(v),
+    if (!gcp_types_is_string(ctx, v)) {
+        gcp_types_mismatch(ctx, gcp_types_kind(ctx, v),
                            gcp_types_go_type(ctx, node), 0);
         return;
     }
@@ -641,7 +684,7 @@ gcp_types_walk(gcp_types_ctx_t *ctx, const json_t *node, const json_t *v)
         || (format && strcmp(format, "int-or-string") == 0))
     {
         /* IntOrString: a string, else an int32 (fatal) */
-        if (!json_is_string(v)) {
+        if (!gcp_types_is_string(ctx, v)) {
             gcp_types_integer(ctx, v, 32, "int32", 1);
         }
 
@@ -662,7 +705,7 @@ gcp_types_walk(gcp_types_ctx_t *ctx, const json_t *node, const json_t *v)
         }
 
         if (!json_is_object(v)) {
-            gcp_types_mismatch(ctx, gcp_json_go_kind(v),
+            gcp_types_mismatch(ctx, gcp_types_kind(ctx, v),
                                gcp_types_go_type(ctx, node), 0);
             return;
         }
@@ -681,7 +724,7 @@ gcp_types_walk(gcp_types_ctx_t *ctx, const json_t *node, const json_t *v)
 
     if (strcmp(type, "array") == 0) {
         if (!json_is_array(v)) {
-            gcp_types_mismatch(ctx, gcp_json_go_kind(v),
+            gcp_types_mismatch(ctx, gcp_types_kind(ctx, v),
                                gcp_types_go_type(ctx, node), 0);
             return;
         }
@@ -697,8 +740,8 @@ gcp_types_walk(gcp_types_ctx_t *ctx, const json_t *node, const json_t *v)
         if (format && strcmp(format, "byte") == 0) {
             gcp_types_bytes(ctx, node, v);
 
-        } else if (!json_is_string(v)) {
-            gcp_types_mismatch(ctx, gcp_json_go_kind(v),
+        } else if (!gcp_types_is_string(ctx, v)) {
+            gcp_types_mismatch(ctx, gcp_types_kind(ctx, v),
                                gcp_types_go_type(ctx, node), 0);
         }
 
@@ -712,10 +755,17 @@ gcp_types_walk(gcp_types_ctx_t *ctx, const json_t *node, const json_t *v)
         return;
     }
 
+    if (strcmp(type, "number") == 0 && gcp_types_big(ctx, v)) {
+        gcp_types_mismatch(ctx, gcp_sprintf(ctx->arena, "number %s",
+                                            gcp_types_big(ctx, v)),
+                           gcp_types_go_type(ctx, node), 0);
+        return;
+    }
+
     if ((strcmp(type, "number") == 0 && !json_is_number(v))
         || (strcmp(type, "boolean") == 0 && !json_is_boolean(v)))
     {
-        gcp_types_mismatch(ctx, gcp_json_go_kind(v),
+        gcp_types_mismatch(ctx, gcp_types_kind(ctx, v),
                            gcp_types_go_type(ctx, node), 0);
     }
 }
@@ -725,11 +775,22 @@ int
 gcp_schema_check_types(gcp_arena_t *a, const gcp_schema_set_t *set,
     const json_t *schema, const json_t *obj, const char **msg)
 {
+    return gcp_schema_check_types_big(a, set, schema, obj, NULL, 0, msg);
+}
+
+
+int
+gcp_schema_check_types_big(gcp_arena_t *a, const gcp_schema_set_t *set,
+    const json_t *schema, const json_t *obj, json_t * const *big,
+    size_t nbig, const char **msg)
+{
     gcp_types_ctx_t  ctx;
 
     memset(&ctx, 0, sizeof(gcp_types_ctx_t));
     ctx.arena = a;
     ctx.set = set;
+    ctx.big = big;
+    ctx.nbig = nbig;
     gcp_buf_init(&ctx.field, a);
 
     gcp_types_walk(&ctx, schema, obj);

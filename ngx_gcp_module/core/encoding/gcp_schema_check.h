@@ -71,5 +71,15 @@ size_t gcp_schema_prune_unknown(const gcp_schema_set_t *set,
 int gcp_schema_check_types(gcp_arena_t *a, const gcp_schema_set_t *set,
     const json_t *schema, const json_t *obj, const char **msg);
 
+/*
+ * As gcp_schema_check_types(), the nbig values of big (strings that
+ * gcp_json_parse_ex() made of numbers beyond float64) read as those
+ * numbers: where a known field reads one, Go's error ("json: cannot
+ * unmarshal number 1e400 into Go struct field ... of type int32").
+ */
+int gcp_schema_check_types_big(gcp_arena_t *a, const gcp_schema_set_t *set,
+    const json_t *schema, const json_t *obj, json_t * const *big,
+    size_t nbig, const char **msg);
+
 
 #endif /* _GCP_SCHEMA_CHECK_H_INCLUDED_ */

@@ -699,9 +699,55 @@ gcp_body_normalize(const gcp_schema_set_t *set, const json_t *node,
 }
 
 
-int
-gcp_reg_check_object(gcp_op_t *op, json_t *obj, gcp_field_validation_t fv,
-    const char **strict, size_t nstrict)
+/* Whether v holds (or is) one of the nbig values of big. */
+
+static int
+gcp_body_holds(const json_t *v, json_t * const *big, size_t nbig,
+    int depth)
+{
+    size_t       i;
+    json_t      *e;
+    const char  *key;
+
+    for (i = 0; i < nbig; i++) {
+        if (big[i] == v) {
+            return 1;
+        }
+    }
+
+    if (depth > GCP_JSON_MAX_DEPTH) {
+        return 0;
+    }
+
+    if (json_is_object(v)) {
+        json_object_foreach((json_t *) v, key, e) {
+            if (gcp_body_holds(e, big, nbig, depth + 1)) {
+                return 1;
+            }
+        }
+
+    } else if (json_is_array(v)) {
+        json_array_foreach(v, i, e) {
+            if (gcp_body_holds(e, big, nbig, depth + 1)) {
+                return 1;
+            }
+        }
+    }
+
+    return 0;
+}
+
+
+/*
+ * As gcp_reg_check_object(), with the numbers beyond float64 that the
+ * JSON body held (big, nbig: gcp_json_parse_ex()'s): an error where a
+ * field of the type reads one, nothing where the decode drops it (an
+ * unknown field), as Go's typed decode.
+ */
+
+static int
+gcp_reg_check_body(gcp_op_t *op, json_t *obj, gcp_field_validation_t fv,
+    const char **strict, size_t nstrict, json_t * const *big, size_t nbig)
 {
     int                    rc;
     const char            *msg;
@@ -723,10 +769,10 @@ gcp_reg_check_object(gcp_op_t *op, json_t *obj, gcp_field_validation_t fv,
     /* custom resources: wrong types are 422 validation errors */
 
     if (!op->res->unstructured) {
-        rc = gcp_schema_check_types(op->a, op->api->schemas,
-                                    gcp_schema_get(op->api->schemas,
-                                                   op->res->schema),
-                                    obj, &msg);
+        rc = gcp_schema_check_types_big(op->a, op->api->schemas,
+                                        gcp_schema_get(op->api->schemas,
+                                                       op->res->schema),
+                                        obj, big, nbig, &msg);
         if (rc != GCP_OK) {
             gcp_body_cannot_handle(op, op->res->kind, op->res->version, msg);
             return rc;
@@ -736,6 +782,16 @@ gcp_reg_check_object(gcp_op_t *op, json_t *obj, gcp_field_validation_t fv,
     rc = gcp_body_fields(op, obj, fv, strict, nstrict);
     if (rc != GCP_OK) {
         return rc;
+    }
+
+    if (nbig && gcp_body_holds(obj, big, nbig, 0)) {
+        /* kept by a field that decodes itself: Go's number error */
+        gcp_body_cannot_handle(op, op->res->kind, op->res->version,
+                               gcp_sprintf(op->a, "json: cannot unmarshal "
+                                           "number %s into Go value of "
+                                           "type float64",
+                                           json_string_value(big[0])));
+        return GCP_EBADREQUEST;
     }
 
     if (op->res->unstructured) {
@@ -765,6 +821,14 @@ gcp_reg_check_object(gcp_op_t *op, json_t *obj, gcp_field_validation_t fv,
     }
 
     return GCP_OK;
+}
+
+
+int
+gcp_reg_check_object(gcp_op_t *op, json_t *obj, gcp_field_validation_t fv,
+    const char **strict, size_t nstrict)
+{
+    return gcp_reg_check_body(op, obj, fv, strict, nstrict, NULL, 0);
 }
 
 
@@ -936,12 +1000,13 @@ gcp_reg_parse_yaml(gcp_op_t *op, gcp_field_validation_t fv,
 
 static json_t *
 gcp_reg_parse_json(gcp_op_t *op, gcp_field_validation_t fv,
-    const char ***strict, size_t *nstrict)
+    const char ***strict, size_t *nstrict, gcp_json_info_t *info)
 {
+    int           rc;
     size_t        i, ndups;
     json_t       *obj;
     gcp_str_t     body = op->req->body;
-    const char   *msg, **dups;
+    const char  **dups;
 
     if (body.data == NULL || body.len == 0) {
         gcp_body_unrecognized(op, "couldn't get version/kind; json parse "
@@ -949,12 +1014,34 @@ gcp_reg_parse_json(gcp_op_t *op, gcp_field_validation_t fv,
         return NULL;
     }
 
-    obj = gcp_json_parse(op->a, body.data, body.len, &msg);
+    /*
+     * a typed decode fails on a number beyond float64 only where a field
+     * reads it; custom resources decode every value (unstructured)
+     */
 
-    if (obj == NULL) {
+    rc = gcp_json_parse_ex(op->a, body.data, body.len,
+                           op->res->unstructured ? 0 : GCP_JSON_BIG_NUMBERS,
+                           &obj, info);
+
+    if (rc == GCP_ENOMEM) {
+        gcp_op_error(op, rc, NULL, NULL);
+        return NULL;
+    }
+
+    if (rc != GCP_OK) {
         gcp_body_unrecognized(op, gcp_sprintf(op->a, "couldn't get "
                                               "version/kind; json parse "
-                                              "error: %s", msg));
+                                              "error: %s", info->msg));
+        return NULL;
+    }
+
+    if (info->nbig && obj == info->big[0]) {
+        gcp_body_unrecognized(op, gcp_sprintf(op->a, "couldn't get "
+                                              "version/kind; json parse "
+                                              "error: json: cannot "
+                                              "unmarshal number %s into Go "
+                                              "value of type float64",
+                                              json_string_value(obj)));
         return NULL;
     }
 
@@ -1080,9 +1167,10 @@ gcp_reg_decode_options(gcp_op_t *op, const char *kind)
 json_t *
 gcp_reg_decode_body(gcp_op_t *op, gcp_field_validation_t fv)
 {
-    json_t       *obj;
-    size_t        nstrict;
-    const char   *ct, **strict;
+    json_t           *obj;
+    size_t            nstrict;
+    const char       *ct, **strict;
+    gcp_json_info_t   info;
 
     ct = gcp_media_content_type(op->a, op->req->content_type);
 
@@ -1094,6 +1182,7 @@ gcp_reg_decode_body(gcp_op_t *op, gcp_field_validation_t fv)
 
     strict = NULL;
     nstrict = 0;
+    memset(&info, 0, sizeof(gcp_json_info_t));
 
     if (strcmp(ct, "application/yaml") == 0) {
         obj = gcp_reg_parse_yaml(op, fv, &strict, &nstrict);
@@ -1101,7 +1190,7 @@ gcp_reg_decode_body(gcp_op_t *op, gcp_field_validation_t fv)
     } else if (ct[0] == '\0' || strcmp(ct, "application/json") == 0
                || strcmp(ct, "*/*") == 0)
     {
-        obj = gcp_reg_parse_json(op, fv, &strict, &nstrict);
+        obj = gcp_reg_parse_json(op, fv, &strict, &nstrict, &info);
 
     } else {
         gcp_op_error(op, GCP_EMEDIATYPE,
@@ -1130,7 +1219,9 @@ gcp_reg_decode_body(gcp_op_t *op, gcp_field_validation_t fv)
         return NULL;
     }
 
-    if (gcp_reg_check_object(op, obj, fv, strict, nstrict) != GCP_OK) {
+    if (gcp_reg_check_body(op, obj, fv, strict, nstrict, info.big, info.nbig)
+        != GCP_OK)
+    {
         return NULL;
     }
 

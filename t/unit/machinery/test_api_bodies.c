@@ -258,6 +258,77 @@ test_yaml_strict(void **state)
 
 
 /*
+ * A number beyond float64 (1e400) fails a typed decode only where a field
+ * reads it, as kube-apiserver's JSON decoder (checked against it): in an
+ * unknown field it is dropped (Ignore, Warn) or the field is the error
+ * (Strict); in an int32 field, Go's error naming the field.
+ */
+
+static void
+test_big_numbers(void **state)
+{
+    api_env_t   *env;
+    api_resp_t  *r;
+
+    env = api_env_create();
+    assert_non_null(env);
+
+    r = api_call(env, "POST", CMS "?fieldValidation=Ignore", JSON,
+                 "{\"metadata\":{\"name\":\"b1\"},\"bogus\":1e400}", JSON);
+    assert_int_equal(r->status, 201);
+    assert_null(json_object_get(r->json, "bogus"));
+    api_resp_free(r);
+
+    r = api_call(env, "POST", CMS "?fieldValidation=Warn", JSON,
+                 "{\"metadata\":{\"name\":\"b2\",\"x\":{\"a\":[1e400]}}}",
+                 JSON);
+    assert_int_equal(r->status, 201);
+    assert_int_equal(api_header_count(r, "Warning"), 1);
+    api_resp_free(r);
+
+    r = api_call(env, "POST", CMS "?fieldValidation=Strict", JSON,
+                 "{\"metadata\":{\"name\":\"b3\"},\"bogus\":1e400}", JSON);
+    assert_int_equal(r->status, 400);
+    assert_string_equal(api_str(r->json, "message", NULL),
+        "ConfigMap in version \"v1\" cannot be handled as a ConfigMap: "
+        "strict decoding error: unknown field \"bogus\"");
+    api_resp_free(r);
+
+    r = api_call(env, "POST", "/apis/coordination.k8s.io/v1/namespaces/"
+                 "default/leases?fieldValidation=Ignore", JSON,
+                 "{\"metadata\":{\"name\":\"l\"},"
+                 "\"spec\":{\"leaseDurationSeconds\":1e400}}", JSON);
+    assert_int_equal(r->status, 400);
+    assert_string_equal(api_str(r->json, "message", NULL),
+        "Lease in version \"v1\" cannot be handled as a Lease: json: "
+        "cannot unmarshal number 1e400 into Go struct field "
+        "LeaseSpec.spec.leaseDurationSeconds of type int32");
+    api_resp_free(r);
+
+    /* a string field reading it: Go names the kind only */
+    r = api_call(env, "POST", CMS, JSON,
+                 "{\"metadata\":{\"name\":\"b4\"},"
+                 "\"data\":{\"k\":1e400}}", JSON);
+    assert_int_equal(r->status, 400);
+    assert_string_equal(api_str(r->json, "message", NULL),
+        "ConfigMap in version \"v1\" cannot be handled as a ConfigMap: "
+        "json: cannot unmarshal number into Go struct field "
+        "ConfigMap.data of type string");
+    api_resp_free(r);
+
+    r = api_call(env, "GET", CMS "/b3", NULL, NULL, JSON);
+    assert_int_equal(r->status, 404);
+    api_resp_free(r);
+
+    r = api_call(env, "GET", CMS "/b4", NULL, NULL, JSON);
+    assert_int_equal(r->status, 404);
+    api_resp_free(r);
+
+    api_env_destroy(env);
+}
+
+
+/*
  * DeleteOptions for delete and deletecollection in JSON, YAML and protobuf
  * (the envelope of the client's group version, as client-go and helm send
  * it); the options decoded act alike; other types 415.
@@ -374,6 +445,7 @@ main(void)
         cmocka_unit_test(test_patch_types),
         cmocka_unit_test(test_yaml_strict),
         cmocka_unit_test(test_delete_options),
+        cmocka_unit_test(test_big_numbers),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
