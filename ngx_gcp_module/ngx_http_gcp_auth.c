@@ -295,13 +295,21 @@ ngx_http_gcp_auth_headers(ngx_http_request_t *r, gcp_request_t *req)
  * the clientAuth usage.  kube-apiserver ignores such a certificate and
  * authenticates the rest of the request (a bearer token), or answers
  * 401.  The core verifies certificates itself, against its own CAs: for
- * nginx, every certificate the client sends is accepted.
+ * nginx, every certificate the client sends is accepted, and the errors
+ * of its failed checks are not left queued.
  */
 
 static int
 ngx_http_gcp_ssl_verify(int ok, X509_STORE_CTX *x509_store)
 {
     X509_STORE_CTX_set_error(x509_store, X509_V_OK);
+
+    /*
+     * a failed check (a signature by a key other than the named CA's)
+     * leaves OpenSSL errors queued: nginx's next read of the connection
+     * would log "ignoring stale global SSL error" for each
+     */
+    ERR_clear_error();
 
     return 1;
 }

@@ -315,9 +315,12 @@ def test_refused_other_ca(srv):
     expect_401(srv, srv.user_kubeconfig("mallory", cert=cert))
 
 
-def cluster_ca_cert(srv, tmp_path, name, expired=False, usage="client"):
+def cluster_ca_cert(srv, tmp_path, name, expired=False, usage="client",
+                    impostor=False):
     """A client certificate (CN=name, O=system:masters) signed by the
-    cluster CA that fails its checks: expired, or for another usage."""
+    cluster CA that fails its checks: expired, or for another usage; or
+    (impostor) naming the cluster CA as its issuer but signed by another
+    key, as a CA of the same name elsewhere would sign it."""
     import datetime
     from cryptography import x509
     from cryptography.hazmat.primitives import hashes, serialization
@@ -328,6 +331,8 @@ def cluster_ca_cert(srv, tmp_path, name, expired=False, usage="client"):
         ca_key = serialization.load_pem_private_key(f.read(), None)
     with open(os.path.join(srv.pki, "ca.crt"), "rb") as f:
         ca = x509.load_pem_x509_certificate(f.read())
+    if impostor:
+        ca_key = ec.generate_private_key(ec.SECP256R1())
     key = ec.generate_private_key(ec.SECP256R1())
     now = datetime.datetime.now(datetime.timezone.utc)
     start = now - datetime.timedelta(days=30 if expired else 1)
@@ -380,6 +385,22 @@ def test_failed_cluster_cert_ignored(srv, tmp_path, expired, usage):
             headers={"Authorization": "Bearer tok-alice"})
     assert r.status == 201, r.body
     assert r.json["status"]["userInfo"]["username"] == "alice"
+
+
+def test_impostor_ca_cert_no_stale_ssl_error(srv, tmp_path):
+    """A certificate naming the cluster CA as issuer but signed by another
+    key (another instance's CA of the same name) is ignored on every
+    request of a keep-alive connection, and leaves no OpenSSL error behind
+    it: nginx logged "ignoring stale global SSL error" on each request."""
+    cert = cluster_ca_cert(srv, tmp_path, "imp", impostor=True)
+    conn = srv.connection(cert)
+    for _ in range(3):
+        r = call(srv, "POST", SSR, SSR_BODY, conn=conn,
+                 headers={"Authorization": "Bearer tok-alice"})
+        assert r.status == 201, r.body
+        assert r.json["status"]["userInfo"]["username"] == "alice"
+    conn.close()
+    assert "stale global SSL error" not in srv.logs()
 
 
 @pytest.mark.parametrize("cipher, ok", [
