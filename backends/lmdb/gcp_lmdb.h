@@ -6,7 +6,9 @@
  * Layout (docs/storage.md):
  *   hist   USERKEY \0 BE64(mod_revision) -> flags(1) BE64(create_revision)
  *          BE64(version) VALUE           (flags bit 0: tombstone)
- *   log    BE64(revision) -> USERKEY
+ *   log    BE64(revision) -> USERKEY; a mirror (gcp_lmdb_mirror.c) adds
+ *          BE64(revision) BE16(n) -> USERKEY for the n-th other key
+ *          changed by the same revision (an etcd transaction)
  *   meta   "revision" -> BE64, "compact" -> BE64
  */
 
@@ -30,6 +32,8 @@
 #define GCP_LMDB_CATCHUP      1000      /* log entries per catch-up turn */
 #define GCP_LMDB_BATCH        1000      /* entries per compaction txn */
 #define GCP_LMDB_FIRST_REV    1         /* revision of an empty store */
+#define GCP_LMDB_LOGKEY       10        /* BE64(revision) BE16(sub) */
+#define GCP_LMDB_MAX_SUB      0xffff    /* changes of one revision */
 
 
 /* The shared memory segment, created at prefork (MAP_SHARED|MAP_ANON). */
@@ -153,8 +157,15 @@ int gcp_lmdb_check_key(gcp_lmdb_store_t *s, gcp_str_t key, int allow_empty,
 void gcp_lmdb_hist_key(char *buf, gcp_str_t key, uint64_t rev, MDB_val *v);
 /* Encodes BE64(rev) into buf (8 bytes), sets *v. */
 void gcp_lmdb_rev_key(char *buf, int64_t rev, MDB_val *v);
-/* Returns the revision in an 8-byte big-endian value, or -1. */
+/*
+ * Returns the revision in an 8-byte big-endian value (or a 10-byte log
+ * key), or -1.
+ */
 int64_t gcp_lmdb_rev_decode(const MDB_val *v);
+/* Encodes the log key of the sub-th change of rev into buf (10 bytes). */
+void gcp_lmdb_log_key(char *buf, int64_t rev, unsigned sub, MDB_val *v);
+/* Returns the sub number of a log key (0 for the first change). */
+unsigned gcp_lmdb_log_sub(const MDB_val *k);
 /* Decodes a hist entry; returns GCP_OK or GCP_EINTERNAL (corrupt). */
 int gcp_lmdb_decode(const MDB_val *k, const MDB_val *v, gcp_lmdb_entry_t *e);
 /* Encodes a hist value into p (GCP_LMDB_HDR + e->value.len bytes). */
@@ -269,6 +280,9 @@ int gcp_lmdb_dispatch(gcp_lmdb_store_t *s, int from_timer);
 int gcp_lmdb_tick_start(gcp_lmdb_store_t *s);
 /* Frees every watch and stops the timers (no event is delivered). */
 void gcp_lmdb_watch_close(gcp_lmdb_store_t *s);
+
+
+/* gcp_lmdb_mirror.c: see gcp_store_lmdb.h */
 
 
 /* gcp_lmdb_compact.c */

@@ -84,11 +84,39 @@ gcp_lmdb_rev_key(char *buf, int64_t rev, MDB_val *v)
 int64_t
 gcp_lmdb_rev_decode(const MDB_val *v)
 {
-    if (v->mv_size != 8) {
+    if (v->mv_size != 8 && v->mv_size != GCP_LMDB_LOGKEY) {
         return -1;
     }
 
     return (int64_t) gcp_lmdb_get64(v->mv_data);
+}
+
+
+void
+gcp_lmdb_log_key(char *buf, int64_t rev, unsigned sub, MDB_val *v)
+{
+    gcp_lmdb_rev_key(buf, rev, v);
+
+    if (sub != 0) {
+        buf[8] = (char) ((sub >> 8) & 0xff);
+        buf[9] = (char) (sub & 0xff);
+        v->mv_size = GCP_LMDB_LOGKEY;
+    }
+}
+
+
+unsigned
+gcp_lmdb_log_sub(const MDB_val *k)
+{
+    const unsigned char  *p;
+
+    if (k->mv_size != GCP_LMDB_LOGKEY) {
+        return 0;
+    }
+
+    p = k->mv_data;
+
+    return ((unsigned) p[8] << 8) | p[9];
 }
 
 

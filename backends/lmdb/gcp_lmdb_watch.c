@@ -187,7 +187,7 @@ gcp_lmdb_event(MDB_cursor *c, gcp_str_t key, int64_t rev,
  * entry <= to is left.
  */
 typedef void (*gcp_lmdb_visit_pt)(gcp_lmdb_store_t *s, MDB_cursor *hist,
-    gcp_str_t key, int64_t rev, void *data);
+    gcp_str_t key, int64_t rev, unsigned sub, void *data);
 
 static void
 gcp_lmdb_walk(gcp_lmdb_store_t *s, MDB_txn *txn, int64_t from, int64_t to,
@@ -196,6 +196,7 @@ gcp_lmdb_walk(gcp_lmdb_store_t *s, MDB_txn *txn, int64_t from, int64_t to,
     int          mrc;
     char         buf[8];
     int64_t      rev;
+    unsigned     sub;
     MDB_val      k, v;
     gcp_str_t    key;
     MDB_cursor  *lc, *hc;
@@ -221,7 +222,10 @@ gcp_lmdb_walk(gcp_lmdb_store_t *s, MDB_txn *txn, int64_t from, int64_t to,
             break;
         }
 
-        if (budget != NULL) {
+        /* a budget ends a walk between revisions, never inside one */
+        sub = gcp_lmdb_log_sub(&k);
+
+        if (budget != NULL && sub == 0) {
             if (*budget == 0) {
                 *end = 0;
                 break;
@@ -233,7 +237,7 @@ gcp_lmdb_walk(gcp_lmdb_store_t *s, MDB_txn *txn, int64_t from, int64_t to,
         key.data = v.mv_data;
         key.len = v.mv_size;
 
-        visit(s, hc, key, rev, data);
+        visit(s, hc, key, rev, sub, data);
 
         mrc = mdb_cursor_get(lc, &k, &v, MDB_NEXT);
     }
@@ -243,10 +247,23 @@ gcp_lmdb_walk(gcp_lmdb_store_t *s, MDB_txn *txn, int64_t from, int64_t to,
 }
 
 
+/*
+ * Returns 1 when w has not been handed the change (rev, sub): w->rev is
+ * the revision of the last change it was handed, and a walk hands every
+ * change of a revision (sub 0, 1, ...) before any later one, so a change
+ * of w->rev with sub > 0 is the next one of the same revision.
+ */
+static int
+gcp_lmdb_unseen(const gcp_store_watch_t *w, int64_t rev, unsigned sub)
+{
+    return rev > w->rev || (rev == w->rev && sub > 0);
+}
+
+
 /* The shared pass: one log entry, every caught-up watch. */
 static void
 gcp_lmdb_visit_all(gcp_lmdb_store_t *s, MDB_cursor *hist, gcp_str_t key,
-    int64_t rev, void *data)
+    int64_t rev, unsigned sub, void *data)
 {
     int                 decoded;
     gcp_store_event_t   ev;
@@ -256,7 +273,7 @@ gcp_lmdb_visit_all(gcp_lmdb_store_t *s, MDB_cursor *hist, gcp_str_t key,
 
     for (w = s->watches; w; w = w->next) {
 
-        if (w->cancelled || !w->caught_up || rev <= w->rev
+        if (w->cancelled || !w->caught_up || !gcp_lmdb_unseen(w, rev, sub)
             || !gcp_lmdb_match(w, key.data, key.len))
         {
             continue;
@@ -276,12 +293,12 @@ gcp_lmdb_visit_all(gcp_lmdb_store_t *s, MDB_cursor *hist, gcp_str_t key,
 /* The catch-up of one watch. */
 static void
 gcp_lmdb_visit_one(gcp_lmdb_store_t *s, MDB_cursor *hist, gcp_str_t key,
-    int64_t rev, void *data)
+    int64_t rev, unsigned sub, void *data)
 {
     gcp_store_event_t   ev;
     gcp_store_watch_t  *w = data;
 
-    if (w->cancelled || rev <= w->rev) {
+    if (w->cancelled || !gcp_lmdb_unseen(w, rev, sub)) {
         return;
     }
 

@@ -1239,6 +1239,322 @@ test_mp_unnotified(void **state)
 }
 
 
+/* ------------------------------------------------------------ mirror */
+
+
+static gcp_kv_t
+mr_kv(const char *key, const char *value, int64_t create, int64_t mod,
+    int64_t version)
+{
+    gcp_kv_t  kv;
+
+    kv.key = K(key);
+    kv.value = K(value ? value : "");
+    kv.create_revision = create;
+    kv.mod_revision = mod;
+    kv.version = version;
+
+    return kv;
+}
+
+
+static gcp_lmdb_change_t
+mr_change(int type, const char *key, const char *value, int64_t create,
+    int64_t mod, int64_t version)
+{
+    gcp_lmdb_change_t  ch;
+
+    ch.type = type;
+    ch.kv = mr_kv(key, value, create, mod, version);
+
+    return ch;
+}
+
+
+static void
+mr_assert_kv(const gcp_kv_t *kv, const char *key, const char *value,
+    int64_t create, int64_t mod, int64_t version)
+{
+    assert_int_equal(kv->key.len, strlen(key));
+    assert_memory_equal(kv->key.data, key, kv->key.len);
+    assert_int_equal(kv->value.len, strlen(value));
+    assert_memory_equal(kv->value.data, value, kv->value.len);
+    assert_int_equal(kv->create_revision, create);
+    assert_int_equal(kv->mod_revision, mod);
+    assert_int_equal(kv->version, version);
+}
+
+
+/*
+ * A mirror loaded at revision 10, then fed another store's changes at
+ * their revisions, two of them in one revision: reads at every revision
+ * from the load's on, 410 below it, watches from now and from the past
+ * with prev_kv, every change of a revision once and in order.
+ */
+static void
+test_mirror_apply(void **state)
+{
+    int64_t              rev, loading;
+    gcp_kv_t             kvs[2];
+    const char          *msg;
+    gcp_arena_t         *a;
+    gcp_store_t         *s;
+    gcp_sc_rec_t         now, past;
+    lm_env_t            *e = *state;
+    gcp_store_event_t   *ev;
+    gcp_store_result_t  *res;
+    gcp_lmdb_change_t    ch[3];
+
+    assert_non_null(lm_prefork(e, 1, 0));
+    s = lm_open_slot(e, 0);
+    assert_non_null(s);
+    a = gcp_arena_create(0);
+
+    /* a load of two pages */
+    kvs[0] = mr_kv("/m/a", "a1", 3, 4, 2);
+    assert_int_equal(gcp_lmdb_mirror_load(s, kvs, 1, 10, GCP_LMDB_LOAD_FIRST,
+                                          &msg), GCP_OK);
+    assert_int_equal(gcp_lmdb_mirror_state(s, &rev, &loading), GCP_OK);
+    assert_int_equal(loading, 10);
+
+    /* no change while loading */
+    ch[0] = mr_change(GCP_STORE_EVENT_PUT, "/m/z", "z", 11, 11, 1);
+    assert_int_equal(gcp_lmdb_mirror_apply(s, ch, 1, 11, &msg),
+                     GCP_EBADREQUEST);
+
+    kvs[0] = mr_kv("/m/b", "b1", 9, 9, 1);
+    assert_int_equal(gcp_lmdb_mirror_load(s, kvs, 1, 10, GCP_LMDB_LOAD_LAST,
+                                          &msg), GCP_OK);
+    assert_int_equal(gcp_lmdb_mirror_state(s, &rev, &loading), GCP_OK);
+    assert_int_equal(rev, 10);
+    assert_int_equal(loading, 0);
+
+    res = gcp_sc_get(s, a, K("/m/a"), 0);
+    assert_int_equal(res->rc, GCP_OK);
+    assert_int_equal(res->revision, 10);
+    assert_int_equal(res->nkvs, 1);
+    mr_assert_kv(&res->kvs[0], "/m/a", "a1", 3, 4, 2);
+
+    /* the history before the load is unknown */
+    res = gcp_sc_get(s, a, K("/m/a"), 9);
+    assert_int_equal(res->rc, GCP_ECOMPACTED);
+
+    gcp_sc_rec_init(&now, a);
+    (void) gcp_sc_watch(s, &now, K("/m/"), K("/m0"), 0);
+
+    /* revision 12 creates c; revision 14 updates a and deletes b */
+    ch[0] = mr_change(GCP_STORE_EVENT_PUT, "/m/c", "c1", 12, 12, 1);
+    ch[1] = mr_change(GCP_STORE_EVENT_PUT, "/m/a", "a2", 3, 14, 3);
+    ch[2] = mr_change(GCP_STORE_EVENT_DELETE, "/m/b", NULL, 0, 14, 0);
+    assert_int_equal(gcp_lmdb_mirror_apply(s, ch, 3, 15, &msg), GCP_OK);
+
+    assert_true(gcp_sc_rec_wait(s, &now, 3, GCP_SC_TIMEOUT));
+    gcp_sc_spin(s, 20);
+    assert_int_equal(now.n, 3);
+
+    ev = gcp_sc_rec_event(&now, 0);
+    assert_int_equal(ev->type, GCP_STORE_EVENT_PUT);
+    assert_int_equal(ev->revision, 12);
+    mr_assert_kv(&ev->kv, "/m/c", "c1", 12, 12, 1);
+    assert_false(ev->has_prev);
+
+    ev = gcp_sc_rec_event(&now, 1);
+    assert_int_equal(ev->type, GCP_STORE_EVENT_PUT);
+    assert_int_equal(ev->revision, 14);
+    mr_assert_kv(&ev->kv, "/m/a", "a2", 3, 14, 3);
+    assert_true(ev->has_prev);
+    mr_assert_kv(&ev->prev_kv, "/m/a", "a1", 3, 4, 2);
+
+    ev = gcp_sc_rec_event(&now, 2);
+    assert_int_equal(ev->type, GCP_STORE_EVENT_DELETE);
+    assert_int_equal(ev->revision, 14);
+    assert_int_equal(ev->kv.mod_revision, 14);
+    assert_true(ev->has_prev);
+    mr_assert_kv(&ev->prev_kv, "/m/b", "b1", 9, 9, 1);
+
+    /* reads at each revision */
+    res = gcp_sc_range(s, a, K("/m/"), K("/m0"), 0, 0, 0);
+    assert_int_equal(res->rc, GCP_OK);
+    assert_int_equal(res->revision, 15);
+    assert_int_equal(res->count, 2);
+    mr_assert_kv(&res->kvs[0], "/m/a", "a2", 3, 14, 3);
+    mr_assert_kv(&res->kvs[1], "/m/c", "c1", 12, 12, 1);
+
+    res = gcp_sc_range(s, a, K("/m/"), K("/m0"), 13, 0, 0);
+    assert_int_equal(res->rc, GCP_OK);
+    assert_int_equal(res->count, 3);
+    mr_assert_kv(&res->kvs[0], "/m/a", "a1", 3, 4, 2);
+    mr_assert_kv(&res->kvs[1], "/m/b", "b1", 9, 9, 1);
+
+    res = gcp_sc_get(s, a, K("/m/b"), 14);
+    assert_int_equal(res->rc, GCP_OK);
+    assert_int_equal(res->nkvs, 0);
+
+    res = gcp_sc_get(s, a, K("/m/a"), 16);
+    assert_int_equal(res->rc, GCP_EFUTURE);
+
+    /* a watch from the past: both changes of revision 14, once each */
+    gcp_sc_rec_init(&past, a);
+    (void) gcp_sc_watch(s, &past, K("/m/"), K("/m0"), 12);
+    assert_true(gcp_sc_rec_wait(s, &past, 2, GCP_SC_TIMEOUT));
+    gcp_sc_spin(s, 20);
+    assert_int_equal(past.n, 2);
+    assert_int_equal(gcp_sc_rec_event(&past, 0)->revision, 14);
+    assert_int_equal(gcp_sc_rec_event(&past, 0)->type, GCP_STORE_EVENT_PUT);
+    assert_int_equal(gcp_sc_rec_event(&past, 1)->revision, 14);
+    assert_int_equal(gcp_sc_rec_event(&past, 1)->type,
+                     GCP_STORE_EVENT_DELETE);
+
+    /* out of order: refused, nothing applied */
+    ch[0] = mr_change(GCP_STORE_EVENT_PUT, "/m/d", "d1", 15, 15, 1);
+    assert_int_equal(gcp_lmdb_mirror_apply(s, ch, 1, 16, &msg),
+                     GCP_EBADREQUEST);
+    ch[0] = mr_change(GCP_STORE_EVENT_PUT, "/m/d", "d1", 17, 17, 1);
+    ch[1] = mr_change(GCP_STORE_EVENT_PUT, "/m/e", "e1", 16, 16, 1);
+    assert_int_equal(gcp_lmdb_mirror_apply(s, ch, 2, 17, &msg),
+                     GCP_EBADREQUEST);
+    assert_int_equal(gcp_lmdb_mirror_apply(s, ch, 0, 14, &msg),
+                     GCP_EBADREQUEST);
+
+    /* writes elsewhere only move the revision */
+    assert_int_equal(gcp_lmdb_mirror_apply(s, NULL, 0, 20, &msg), GCP_OK);
+    res = gcp_sc_get(s, a, K("/m/d"), 0);
+    assert_int_equal(res->rc, GCP_OK);
+    assert_int_equal(res->nkvs, 0);
+    assert_int_equal(res->revision, 20);
+
+    /* a load again (the copy lost changes): the old keys are gone */
+    kvs[0] = mr_kv("/m/f", "f1", 30, 30, 1);
+    assert_int_equal(gcp_lmdb_mirror_load(s, kvs, 1, 31,
+                                          GCP_LMDB_LOAD_FIRST
+                                          | GCP_LMDB_LOAD_LAST, &msg),
+                     GCP_OK);
+    res = gcp_sc_range(s, a, K("/m/"), K("/m0"), 0, 0, 0);
+    assert_int_equal(res->rc, GCP_OK);
+    assert_int_equal(res->revision, 31);
+    assert_int_equal(res->count, 1);
+    mr_assert_kv(&res->kvs[0], "/m/f", "f1", 30, 30, 1);
+
+    gcp_arena_destroy(a);
+}
+
+
+/* The feeder of test_mirror_mp: a child writing 100 revisions. */
+static int
+child_feeder(lm_child_t *c)
+{
+    int                 i;
+    char                k1[32], k2[32];
+    lm_env_t            e;
+    const char         *msg;
+    gcp_store_t        *s;
+    gcp_lmdb_change_t   ch[2];
+
+    s = lm_child_open(c, &e);
+    if (s == NULL) {
+        return 1;
+    }
+
+    for (i = 1; i <= c->n; i++) {
+        snprintf(k1, sizeof(k1), "/mm/%03d/a", i);
+        snprintf(k2, sizeof(k2), "/mm/%03d/b", i);
+        ch[0] = mr_change(GCP_STORE_EVENT_PUT, k1, "v", 2 * i + 2,
+                          2 * i + 2, 1);
+        ch[1] = mr_change(GCP_STORE_EVENT_PUT, k2, "v", 2 * i + 2,
+                          2 * i + 2, 1);
+
+        /* every other revision is a write outside the mirrored keys */
+        if (gcp_lmdb_mirror_apply(s, ch, 2, 2 * i + 3, &msg) != GCP_OK) {
+            return 4;
+        }
+    }
+
+    lm_close_slot(&e);
+
+    return 0;
+}
+
+
+/*
+ * One feeder process, another process watching and reading: the watcher
+ * is woken by the feeder's commits (eventfd) and sees every change of
+ * every revision once, in order.
+ */
+static void
+test_mirror_mp(void **state)
+{
+    int                  i, go[2];
+    char                 key[32];
+    pid_t                pid;
+    gcp_kv_t             kv;
+    const char          *msg;
+    gcp_arena_t         *a;
+    gcp_store_t         *s;
+    lm_child_t           c;
+    gcp_sc_rec_t         rec;
+    lm_env_t            *e = *state;
+    gcp_store_event_t   *ev;
+    gcp_store_result_t  *res;
+
+    assert_non_null(lm_prefork(e, 2, 0));
+    assert_int_equal(lm_pipe(go), 0);
+
+    /* loaded at revision 2 (by this process, closed before the fork) */
+    s = lm_open_slot(e, 0);
+    assert_non_null(s);
+    kv = mr_kv("/mm/000/a", "x", 2, 2, 1);
+    assert_int_equal(gcp_lmdb_mirror_load(s, &kv, 1, 2,
+                                          GCP_LMDB_LOAD_FIRST
+                                          | GCP_LMDB_LOAD_LAST, &msg),
+                     GCP_OK);
+    lm_close_slot(e);
+
+    memset(&c, 0, sizeof(lm_child_t));
+    c.e = e;
+    c.sh = e->sh;
+    c.slot = 1;
+    c.go_r = go[0];
+    c.go_w = go[1];
+    c.n = 100;
+    c.out = -1;
+    pid = lm_spawn(child_feeder, &c);
+
+    s = lm_open_slot(e, 0);
+    assert_non_null(s);
+    a = gcp_arena_create(0);
+
+    gcp_sc_rec_init(&rec, a);
+    (void) gcp_sc_watch(s, &rec, K("/mm/"), K("/mm0"), 2);
+
+    close(go[0]);
+    close(go[1]);
+
+    assert_true(gcp_sc_rec_wait(s, &rec, 200, GCP_SC_TIMEOUT));
+    assert_int_equal(lm_reap(pid), 0);
+    gcp_sc_spin(s, 50);
+    assert_int_equal(rec.n, 200);
+
+    for (i = 0; i < 200; i++) {
+        ev = gcp_sc_rec_event(&rec, i);
+        assert_int_equal(ev->type, GCP_STORE_EVENT_PUT);
+        assert_int_equal(ev->revision, 2 * (i / 2 + 1) + 2);
+        snprintf(key, sizeof(key), "/mm/%03d/%c", i / 2 + 1,
+                 (i % 2) ? 'b' : 'a');
+        assert_int_equal(ev->kv.key.len, strlen(key));
+        assert_memory_equal(ev->kv.key.data, key, strlen(key));
+    }
+
+    res = gcp_sc_range(s, a, K("/mm/"), K("/mm0"), 0, 0, 1);
+    assert_int_equal(res->rc, GCP_OK);
+    assert_int_equal(res->revision, 203);
+    assert_int_equal(res->count, 201);
+
+    assert_true(lm_stats(s).notify_rounds > 0);
+
+    gcp_arena_destroy(a);
+}
+
+
 static const struct CMUnitTest  lmdb_tests[] = {
     cmocka_unit_test_setup_teardown(test_key_limits, lm_setup, lm_teardown),
     cmocka_unit_test_setup_teardown(test_reopen, lm_setup, lm_teardown),
@@ -1255,6 +1571,9 @@ static const struct CMUnitTest  lmdb_tests[] = {
                                     lm_teardown),
     cmocka_unit_test_setup_teardown(test_mp_unnotified, lm_setup,
                                     lm_teardown),
+    cmocka_unit_test_setup_teardown(test_mirror_apply, lm_setup,
+                                    lm_teardown),
+    cmocka_unit_test_setup_teardown(test_mirror_mp, lm_setup, lm_teardown),
 };
 
 
