@@ -197,6 +197,51 @@ struct gcp_store_s {
 
 
 /*
+ * A mirror: a store holding a copy of another store's keyspace at that
+ * store's revisions, written by one process (a feeder) and read and
+ * watched by every process as any store.  The LMDB backend implements it
+ * (gcp_lmdb_mirror_ops); the etcd backend's feeder writes into it
+ * (docs/storage.md, "One copy per instance").
+ */
+#define GCP_STORE_LOAD_FIRST  0x1   /* load: drop everything first */
+#define GCP_STORE_LOAD_LAST   0x2   /* load: complete, readable */
+
+typedef struct {
+    /*
+     * Loads a page of the keyspace read at revision (every kv's
+     * mod_revision at or below it), in one transaction.  The first page
+     * (GCP_STORE_LOAD_FIRST) empties the mirror and marks it loading; the
+     * last (GCP_STORE_LOAD_LAST, may be the first too) sets its revision
+     * and makes it readable from that revision on (older ones fail with
+     * GCP_ECOMPACTED).  The data are copied.  Returns GCP_OK or an error
+     * code with *msg set (static); nothing of the page is applied then.
+     */
+    int  (*load)(gcp_store_t *m, const gcp_kv_t *kvs, size_t n,
+                 int64_t revision, unsigned flags, const char **msg);
+
+    /*
+     * Applies changes (PUT or DELETE events: type and kv, ordered by
+     * kv.mod_revision, each newer than the mirror's revision, several of
+     * one revision allowed) in one transaction and moves the mirror's
+     * revision to revision (not below the last change's: a revision with
+     * no change of the mirrored keys only moves it).  The data are copied;
+     * every process's watches are woken.  Returns GCP_OK, or an error code
+     * with *msg set (static; GCP_EBADREQUEST: out of order, or loading);
+     * nothing is applied then.
+     */
+    int  (*apply)(gcp_store_t *m, const gcp_store_event_t *ev, size_t n,
+                  int64_t revision, const char **msg);
+
+    /*
+     * Reads the mirror's revision and the revision of the load under way
+     * (0: none, the mirror is loaded; -1: it was never loaded).  Returns
+     * GCP_OK or an error code.
+     */
+    int  (*state)(gcp_store_t *m, int64_t *revision, int64_t *loading);
+} gcp_store_mirror_ops_t;
+
+
+/*
  * Returns the smallest key greater than every key that starts with prefix
  * (etcd's prefix range_end), allocated from a; "\0" (no upper bound) when
  * prefix is empty or all 0xff; len 0 only when a is out of memory.

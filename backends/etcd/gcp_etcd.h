@@ -11,6 +11,7 @@
  *   gcp_etcd_kv.c       writes (transactions), reads at old revisions,
  *                       compaction
  *   gcp_etcd_watch.c    the store's watches: history, replays, dispatch
+ *   gcp_etcd_mirror.c   the feeder of an instance's mirror (one stream)
  *   gcp_store_etcd.c    open, close, the operations table, stats
  */
 
@@ -405,6 +406,19 @@ struct gcp_etcd_s {
 #define gcp_etcd_now(e)  ((e)->store.loop->now_ms((e)->store.loop))
 
 
+/* gcp_store_etcd.c */
+
+/*
+ * Sets e's key mapping (prefix, its range end, core prefix; malloc'd) from
+ * conf.  Returns GCP_OK or GCP_ENOMEM (gcp_etcd_keys_free() frees what was
+ * set).
+ */
+int gcp_etcd_keys_init(gcp_etcd_t *e, const gcp_etcd_conf_t *conf);
+
+/* Frees the key mapping. */
+void gcp_etcd_keys_free(gcp_etcd_t *e);
+
+
 /* gcp_etcd_feed.c */
 
 /* Starts loading the keyspace, then the watch stream. */
@@ -415,6 +429,23 @@ void gcp_etcd_feed_stop(gcp_etcd_t *e);
 
 /* Drops the stream and reconnects (to another endpoint). */
 void gcp_etcd_feed_restart(gcp_etcd_t *e);
+
+/*
+ * Asks etcd for the page of e's prefix that starts at the etcd key from
+ * (len 0: the prefix's start), at revision (0: the current one), at most
+ * GCP_ETCD_PAGE keys; done runs as for gcp_etcd_http_unary().  Returns
+ * the call, or NULL when out of memory (done not called).
+ */
+gcp_etcd_call_t *gcp_etcd_load_page(gcp_etcd_t *e, gcp_str_t from,
+    int64_t revision, gcp_etcd_reply_pt done, void *arg);
+
+/*
+ * Opens a watch stream over the whole etcd keyspace from revision from,
+ * ended by etcd when its member loses the leader (gcp_etcd_feed.c says
+ * why the whole keyspace).  Returns the call, or NULL when out of memory.
+ */
+gcp_etcd_call_t *gcp_etcd_stream_all(gcp_etcd_http_t *h, int64_t from,
+    gcp_etcd_msg_pt msg, gcp_etcd_end_pt end, void *arg);
 
 
 /* gcp_etcd_read.c */

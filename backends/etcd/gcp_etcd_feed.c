@@ -187,13 +187,59 @@ gcp_etcd_load_done(void *arg, gcp_etcd_reply_t *reply)
 }
 
 
+gcp_etcd_call_t *
+gcp_etcd_load_page(gcp_etcd_t *e, gcp_str_t from, int64_t revision,
+    gcp_etcd_reply_pt done, void *arg)
+{
+    gcp_buf_t         b;
+    gcp_str_t         body;
+    gcp_arena_t      *a;
+    gcp_etcd_call_t  *call;
+
+    a = gcp_arena_create(0);
+    if (a == NULL) {
+        return NULL;
+    }
+
+    if (from.len == 0) {
+        from = e->prefix;
+    }
+
+    gcp_buf_init(&b, a);
+    gcp_buf_addstr(&b, "{\"key\":\"");
+
+    if (from.len) {
+        gcp_base64_encode_buf(&b, from.data, from.len, GCP_BASE64_STD);
+    } else {
+        gcp_buf_addstr(&b, "AA==");
+    }
+
+    gcp_buf_addstr(&b, "\",\"range_end\":\"");
+    gcp_base64_encode_buf(&b, e->prefix_end.data,
+                          e->prefix_end.len, GCP_BASE64_STD);
+    gcp_buf_printf(&b, "\",\"limit\":\"%d\"", GCP_ETCD_PAGE);
+
+    if (revision) {
+        gcp_buf_printf(&b, ",\"revision\":\"%lld\"", (long long) revision);
+    }
+
+    gcp_buf_addc(&b, '}');
+
+    body.data = b.data;
+    body.len = b.len;
+
+    call = gcp_buf_failed(&b) ? NULL
+           : gcp_etcd_http_unary(e->http, "/v3/kv/range", body,
+                                 GCP_ETCD_SAFE, done, arg);
+    gcp_arena_destroy(a);
+
+    return call;
+}
+
+
 static void
 gcp_etcd_feed_load(gcp_etcd_t *e)
 {
-    gcp_buf_t     b;
-    gcp_str_t     body;
-    gcp_arena_t  *a;
-
     gcp_etcd_reads_live(e, 0);
     e->feed = GCP_ETCD_FEED_LOADING;
     e->need_load = 1;
@@ -205,45 +251,8 @@ gcp_etcd_feed_load(gcp_etcd_t *e)
         return;
     }
 
-    a = gcp_arena_create(0);
-    if (a == NULL) {
-        gcp_etcd_feed_backoff(e);
-        return;
-    }
-
-    gcp_buf_init(&b, a);
-    gcp_buf_addstr(&b, "{\"key\":\"");
-
-    if (e->load_next.len) {
-        gcp_base64_encode_buf(&b, e->load_next.data,
-                              e->load_next.len, GCP_BASE64_STD);
-    } else if (e->prefix.len) {
-        gcp_base64_encode_buf(&b, e->prefix.data,
-                              e->prefix.len, GCP_BASE64_STD);
-    } else {
-        gcp_buf_addstr(&b, "AA==");
-    }
-
-    gcp_buf_addstr(&b, "\",\"range_end\":\"");
-    gcp_base64_encode_buf(&b, e->prefix_end.data,
-                          e->prefix_end.len, GCP_BASE64_STD);
-    gcp_buf_printf(&b, "\",\"limit\":\"%d\"", GCP_ETCD_PAGE);
-
-    if (e->load_rev) {
-        gcp_buf_printf(&b, ",\"revision\":\"%lld\"",
-                       (long long) e->load_rev);
-    }
-
-    gcp_buf_addc(&b, '}');
-
-    body.data = b.data;
-    body.len = b.len;
-
-    e->feed_call = gcp_buf_failed(&b) ? NULL
-                   : gcp_etcd_http_unary(e->http, "/v3/kv/range", body,
-                                         GCP_ETCD_SAFE, gcp_etcd_load_done,
-                                         e);
-    gcp_arena_destroy(a);
+    e->feed_call = gcp_etcd_load_page(e, e->load_next, e->load_rev,
+                                      gcp_etcd_load_done, e);
 
     if (e->feed_call == NULL) {
         gcp_etcd_feed_backoff(e);
@@ -419,8 +428,9 @@ gcp_etcd_feed_end(void *arg, int rc, const char *message)
 }
 
 
-static void
-gcp_etcd_feed_watch(gcp_etcd_t *e)
+gcp_etcd_call_t *
+gcp_etcd_stream_all(gcp_etcd_http_t *h, int64_t from, gcp_etcd_msg_pt msg,
+    gcp_etcd_end_pt end, void *arg)
 {
     char       body[160];
     gcp_str_t  b;
@@ -430,16 +440,24 @@ gcp_etcd_feed_watch(gcp_etcd_t *e)
                               "{\"create_request\":{\"key\":\"AA==\","
                               "\"range_end\":\"AA==\","
                               "\"start_revision\":\"%lld\"}}",
-                              (long long) e->rev + 1);
+                              (long long) from);
 
+    return gcp_etcd_http_stream(h, "/v3/watch", b, GCP_ETCD_LEADER, msg, end,
+                                arg);
+}
+
+
+static void
+gcp_etcd_feed_watch(gcp_etcd_t *e)
+{
     gcp_etcd_reads_live(e, 0);
     e->feed = GCP_ETCD_FEED_WATCHING;
     e->feed_since = gcp_etcd_now(e);
     e->st.streams++;
 
-    e->feed_call = gcp_etcd_http_stream(e->http, "/v3/watch", b,
-                                        GCP_ETCD_LEADER, gcp_etcd_feed_msg,
-                                        gcp_etcd_feed_end, e);
+    e->feed_call = gcp_etcd_stream_all(e->http, e->rev + 1,
+                                       gcp_etcd_feed_msg, gcp_etcd_feed_end,
+                                       e);
 
     if (e->feed_call == NULL) {
         gcp_etcd_feed_backoff(e);

@@ -80,6 +80,38 @@ gcp_etcd_prefix_end(gcp_etcd_t *e)
 
 
 int
+gcp_etcd_keys_init(gcp_etcd_t *e, const gcp_etcd_conf_t *conf)
+{
+    const char  *prefix, *core;
+
+    prefix = conf->prefix ? conf->prefix : "";
+    core = conf->core_prefix ? conf->core_prefix : "";
+
+    if (gcp_etcd_dup(&e->prefix, prefix, strlen(prefix)) != GCP_OK
+        || gcp_etcd_dup(&e->core, core, strlen(core)) != GCP_OK
+        || gcp_etcd_prefix_end(e) != GCP_OK)
+    {
+        return GCP_ENOMEM;
+    }
+
+    return GCP_OK;
+}
+
+
+void
+gcp_etcd_keys_free(gcp_etcd_t *e)
+{
+    free((char *) e->prefix.data);
+    free((char *) e->prefix_end.data);
+    free((char *) e->core.data);
+
+    e->prefix.data = NULL;
+    e->prefix_end.data = NULL;
+    e->core.data = NULL;
+}
+
+
+int
 gcp_etcd_check_conf(const gcp_etcd_conf_t *conf, const char **err)
 {
     if (conf->reads != GCP_ETCD_READS_INSTANCE
@@ -98,7 +130,6 @@ gcp_store_t *
 gcp_etcd_open(const gcp_etcd_conf_t *conf, gcp_loop_t *loop,
     const char **err)
 {
-    const char  *prefix, *core;
     gcp_etcd_t  *e;
 
     if (gcp_etcd_check_conf(conf, err) != GCP_OK) {
@@ -118,18 +149,13 @@ gcp_etcd_open(const gcp_etcd_conf_t *conf, gcp_loop_t *loop,
     e->quorum = conf->reads == GCP_ETCD_READS_QUORUM;
     e->fresh = conf->fresh_ms ? conf->fresh_ms : GCP_ETCD_FRESH_MS;
 
-    prefix = conf->prefix ? conf->prefix : "";
-    core = conf->core_prefix ? conf->core_prefix : "";
-
     gcp_etcd_hist_init(&e->hist,
                        conf->history_bytes ? conf->history_bytes
                                            : GCP_ETCD_HISTORY_BYTES,
                        conf->history_events ? conf->history_events
                                             : GCP_ETCD_HISTORY_EVENTS);
 
-    if (gcp_etcd_dup(&e->prefix, prefix, strlen(prefix)) != GCP_OK
-        || gcp_etcd_dup(&e->core, core, strlen(core)) != GCP_OK
-        || gcp_etcd_prefix_end(e) != GCP_OK
+    if (gcp_etcd_keys_init(e, conf) != GCP_OK
         || gcp_etcd_map_init(&e->map) != GCP_OK)
     {
         *err = "out of memory";
@@ -166,9 +192,7 @@ gcp_etcd_close(gcp_store_t *s)
     gcp_etcd_map_free(&e->load_map);
     gcp_etcd_hist_reset(&e->hist, 0);
 
-    free((char *) e->prefix.data);
-    free((char *) e->prefix_end.data);
-    free((char *) e->core.data);
+    gcp_etcd_keys_free(e);
     free(e);
 }
 

@@ -118,4 +118,45 @@ int gcp_etcd_check_conf(const gcp_etcd_conf_t *conf, const char **err);
 int gcp_etcd_stats(gcp_store_t *s, gcp_etcd_stats_t *st);
 
 
+/*
+ * The feeder of an instance's mirror (docs/storage.md, "One copy per
+ * instance"): every process of the instance creates one; the one that
+ * holds an exclusive lock on lock_path (flock, released by the kernel when
+ * its process dies) loads the prefix into the mirror and applies etcd's
+ * changes to it from one watch stream, the others try to take the lock
+ * over every GCP_ETCD_LEAD_MS.  A feeder that takes over resumes from the
+ * mirror's revision (no load unless etcd compacted it meanwhile, or no
+ * load was ever completed).
+ */
+typedef struct gcp_etcd_feeder_s  gcp_etcd_feeder_t;
+
+#define GCP_ETCD_LEAD_MS  200
+
+typedef struct {
+    uint64_t     takeovers;         /* times this process took the lock */
+    uint64_t     loads;             /* full loads into the mirror */
+    uint64_t     streams;           /* watch streams opened */
+    uint64_t     changes;           /* changes of the prefix applied */
+    int64_t      revision;          /* the mirror's, as this feeder knows */
+    unsigned     feeding:1;         /* this process holds the lock */
+    unsigned     live:1;            /* its watch stream is created */
+} gcp_etcd_feeder_stats_t;
+
+/*
+ * Creates a feeder on loop for conf's etcd (endpoints, prefix, core_prefix,
+ * TLS, timeout) writing into mirror through ops.  Returns it (owned by the
+ * caller, released by gcp_etcd_feeder_destroy()), or NULL with *err set to
+ * a static message.
+ */
+gcp_etcd_feeder_t *gcp_etcd_feeder_create(const gcp_etcd_conf_t *conf,
+    const char *lock_path, gcp_store_t *mirror,
+    const gcp_store_mirror_ops_t *ops, gcp_loop_t *loop, const char **err);
+
+/* Stops feeding and releases the lock (another process takes over). */
+void gcp_etcd_feeder_destroy(gcp_etcd_feeder_t *f);
+
+/* Fills *st.  Returns GCP_OK. */
+int gcp_etcd_feeder_stats(gcp_etcd_feeder_t *f, gcp_etcd_feeder_stats_t *st);
+
+
 #endif /* _GCP_STORE_ETCD_H_INCLUDED_ */

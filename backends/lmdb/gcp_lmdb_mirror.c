@@ -11,10 +11,17 @@
 #include "gcp_lmdb.h"
 
 
+const gcp_store_mirror_ops_t  gcp_lmdb_mirror_ops = {
+    gcp_lmdb_mirror_load,
+    gcp_lmdb_mirror_apply,
+    gcp_lmdb_mirror_state
+};
+
+
 /* Puts one change at its own revision: a hist entry and a log entry. */
 static int
 gcp_lmdb_mirror_put(gcp_lmdb_store_t *s, MDB_txn *txn,
-    const gcp_lmdb_change_t *ch, unsigned sub, int log)
+    const gcp_store_event_t *ch, unsigned sub, int log)
 {
     int               mrc;
     char              kbuf[GCP_LMDB_KEYBUF], rbuf[GCP_LMDB_LOGKEY];
@@ -58,7 +65,7 @@ gcp_lmdb_mirror_put(gcp_lmdb_store_t *s, MDB_txn *txn,
 
 /* Checks one change against the store's limits; GCP_OK or why not. */
 static int
-gcp_lmdb_mirror_check(gcp_lmdb_store_t *s, const gcp_lmdb_change_t *ch,
+gcp_lmdb_mirror_check(gcp_lmdb_store_t *s, const gcp_store_event_t *ch,
     int64_t after, int64_t upto, const char **msg)
 {
     int  rc;
@@ -100,7 +107,7 @@ gcp_lmdb_mirror_commit(gcp_lmdb_store_t *s, MDB_txn *txn, int64_t rev,
 
 
 int
-gcp_lmdb_mirror_apply(gcp_store_t *st, const gcp_lmdb_change_t *ch,
+gcp_lmdb_mirror_apply(gcp_store_t *st, const gcp_store_event_t *ch,
     size_t n, int64_t revision, const char **msg)
 {
     int                rc, mrc;
@@ -196,7 +203,7 @@ gcp_lmdb_mirror_load(gcp_store_t *st, const gcp_kv_t *kvs, size_t n,
     int64_t             loading;
     MDB_val             k;
     MDB_txn            *txn;
-    gcp_lmdb_change_t   ch;
+    gcp_store_event_t   ch;
     gcp_lmdb_store_t   *s = (gcp_lmdb_store_t *) st;
 
     *msg = NULL;
@@ -211,7 +218,7 @@ gcp_lmdb_mirror_load(gcp_store_t *st, const gcp_kv_t *kvs, size_t n,
         return gcp_lmdb_rc(mrc, msg);
     }
 
-    if (flags & GCP_LMDB_LOAD_FIRST) {
+    if (flags & GCP_STORE_LOAD_FIRST) {
         mrc = mdb_drop(txn, s->hist, 0);
         if (mrc == MDB_SUCCESS) {
             mrc = mdb_drop(txn, s->log, 0);
@@ -238,7 +245,7 @@ gcp_lmdb_mirror_load(gcp_store_t *st, const gcp_kv_t *kvs, size_t n,
         goto failed;
     }
 
-    memset(&ch, 0, sizeof(gcp_lmdb_change_t));
+    memset(&ch, 0, sizeof(gcp_store_event_t));
     ch.type = GCP_STORE_EVENT_PUT;
 
     for (i = 0; i < n; i++) {
@@ -257,7 +264,7 @@ gcp_lmdb_mirror_load(gcp_store_t *st, const gcp_kv_t *kvs, size_t n,
         }
     }
 
-    if (!(flags & GCP_LMDB_LOAD_LAST)) {
+    if (!(flags & GCP_STORE_LOAD_LAST)) {
         return gcp_lmdb_mirror_commit(s, txn, 0, msg);
     }
 
@@ -294,6 +301,7 @@ int
 gcp_lmdb_mirror_state(gcp_store_t *st, int64_t *revision, int64_t *loading)
 {
     int                rc;
+    int64_t            compacted;
     MDB_txn           *txn;
     gcp_lmdb_store_t  *s = (gcp_lmdb_store_t *) st;
 
@@ -307,7 +315,16 @@ gcp_lmdb_mirror_state(gcp_store_t *st, int64_t *revision, int64_t *loading)
         rc = gcp_lmdb_meta_get(s, txn, "loading", 0, loading);
     }
 
+    if (rc == GCP_OK) {
+        rc = gcp_lmdb_meta_get(s, txn, "compact", 0, &compacted);
+    }
+
     gcp_lmdb_rend(s, txn);
+
+    /* a load's last page sets "compact": never loaded without it */
+    if (rc == GCP_OK && *loading == 0 && compacted == 0) {
+        *loading = -1;
+    }
 
     return rc;
 }

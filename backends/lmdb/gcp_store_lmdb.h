@@ -90,52 +90,17 @@ int gcp_lmdb_stats(gcp_store_t *s, gcp_lmdb_stats_t *st);
 
 
 /*
- * A mirror: an LMDB store holding a copy of another store's keyspace (an
- * etcd prefix) at that store's revisions, written by one process (the
- * feeder) and read and watched by every process of the instance as any
- * LMDB store (docs/storage.md, "One copy per instance").  The feeder
- * loads it (gcp_lmdb_mirror_load), then applies the other store's changes
- * in revision order (gcp_lmdb_mirror_apply); each commit wakes every
- * process's watches at once, without fdatasync (the copy is not the
- * truth).  Reads below the load's revision fail with GCP_ECOMPACTED.
+ * Mirrors (gcp_store.h): an LMDB store opened as usual (prefork, open)
+ * serves as the copy of another store's keyspace.  Its commits are
+ * published at once, without fdatasync (the copy is not the truth).  The
+ * functions take a store returned by gcp_lmdb_open().
  */
-typedef struct {
-    int          type;      /* GCP_STORE_EVENT_PUT or _DELETE */
-    gcp_kv_t     kv;        /* key and mod_revision (the change's); PUT: */
-                            /* value, create_revision and version too */
-} gcp_lmdb_change_t;
+extern const gcp_store_mirror_ops_t  gcp_lmdb_mirror_ops;
 
-/*
- * Applies changes (ordered by mod_revision, each newer than the mirror's
- * revision, several of one revision allowed: a transaction) in one write
- * transaction, and moves the mirror's revision to revision (not below the
- * last change's; a revision with no change of ours only moves it).  The
- * data are copied.  Returns GCP_OK, or GCP_EBADREQUEST (out of order,
- * while loading, bad key), GCP_EKEYTOOLONG, GCP_ENOSPACE or another error
- * code, with *msg set to a static message; nothing is applied then.
- */
-int gcp_lmdb_mirror_apply(gcp_store_t *s, const gcp_lmdb_change_t *ch,
-    size_t n, int64_t revision, const char **msg);
-
-#define GCP_LMDB_LOAD_FIRST  0x1    /* drop everything first */
-#define GCP_LMDB_LOAD_LAST   0x2    /* the load is complete */
-
-/*
- * Loads a page of the keyspace read at revision (every kv's mod_revision
- * at or below it), in one write transaction.  The first page
- * (GCP_LMDB_LOAD_FIRST) empties the mirror and marks it loading; the last
- * (GCP_LMDB_LOAD_LAST, may be the first too) sets its revision and makes
- * it readable from that revision on.  Returns GCP_OK or an error code with
- * *msg set (static); nothing of the page is applied then.
- */
 int gcp_lmdb_mirror_load(gcp_store_t *s, const gcp_kv_t *kvs, size_t n,
     int64_t revision, unsigned flags, const char **msg);
-
-/*
- * Reads the mirror's revision and the revision of the load under way (0:
- * none; the mirror is not a copy of anything then).  Returns GCP_OK or an
- * error code.
- */
+int gcp_lmdb_mirror_apply(gcp_store_t *s, const gcp_store_event_t *ev,
+    size_t n, int64_t revision, const char **msg);
 int gcp_lmdb_mirror_state(gcp_store_t *s, int64_t *revision,
     int64_t *loading);
 

@@ -1258,12 +1258,13 @@ mr_kv(const char *key, const char *value, int64_t create, int64_t mod,
 }
 
 
-static gcp_lmdb_change_t
+static gcp_store_event_t
 mr_change(int type, const char *key, const char *value, int64_t create,
     int64_t mod, int64_t version)
 {
-    gcp_lmdb_change_t  ch;
+    gcp_store_event_t  ch;
 
+    memset(&ch, 0, sizeof(gcp_store_event_t));
     ch.type = type;
     ch.kv = mr_kv(key, value, create, mod, version);
 
@@ -1303,16 +1304,19 @@ test_mirror_apply(void **state)
     lm_env_t            *e = *state;
     gcp_store_event_t   *ev;
     gcp_store_result_t  *res;
-    gcp_lmdb_change_t    ch[3];
+    gcp_store_event_t    ch[3];
 
     assert_non_null(lm_prefork(e, 1, 0));
     s = lm_open_slot(e, 0);
     assert_non_null(s);
     a = gcp_arena_create(0);
 
+    assert_int_equal(gcp_lmdb_mirror_state(s, &rev, &loading), GCP_OK);
+    assert_int_equal(loading, -1);
+
     /* a load of two pages */
     kvs[0] = mr_kv("/m/a", "a1", 3, 4, 2);
-    assert_int_equal(gcp_lmdb_mirror_load(s, kvs, 1, 10, GCP_LMDB_LOAD_FIRST,
+    assert_int_equal(gcp_lmdb_mirror_load(s, kvs, 1, 10, GCP_STORE_LOAD_FIRST,
                                           &msg), GCP_OK);
     assert_int_equal(gcp_lmdb_mirror_state(s, &rev, &loading), GCP_OK);
     assert_int_equal(loading, 10);
@@ -1323,7 +1327,7 @@ test_mirror_apply(void **state)
                      GCP_EBADREQUEST);
 
     kvs[0] = mr_kv("/m/b", "b1", 9, 9, 1);
-    assert_int_equal(gcp_lmdb_mirror_load(s, kvs, 1, 10, GCP_LMDB_LOAD_LAST,
+    assert_int_equal(gcp_lmdb_mirror_load(s, kvs, 1, 10, GCP_STORE_LOAD_LAST,
                                           &msg), GCP_OK);
     assert_int_equal(gcp_lmdb_mirror_state(s, &rev, &loading), GCP_OK);
     assert_int_equal(rev, 10);
@@ -1426,8 +1430,8 @@ test_mirror_apply(void **state)
     /* a load again (the copy lost changes): the old keys are gone */
     kvs[0] = mr_kv("/m/f", "f1", 30, 30, 1);
     assert_int_equal(gcp_lmdb_mirror_load(s, kvs, 1, 31,
-                                          GCP_LMDB_LOAD_FIRST
-                                          | GCP_LMDB_LOAD_LAST, &msg),
+                                          GCP_STORE_LOAD_FIRST
+                                          | GCP_STORE_LOAD_LAST, &msg),
                      GCP_OK);
     res = gcp_sc_range(s, a, K("/m/"), K("/m0"), 0, 0, 0);
     assert_int_equal(res->rc, GCP_OK);
@@ -1448,7 +1452,7 @@ child_feeder(lm_child_t *c)
     lm_env_t            e;
     const char         *msg;
     gcp_store_t        *s;
-    gcp_lmdb_change_t   ch[2];
+    gcp_store_event_t   ch[2];
 
     s = lm_child_open(c, &e);
     if (s == NULL) {
@@ -1504,8 +1508,8 @@ test_mirror_mp(void **state)
     assert_non_null(s);
     kv = mr_kv("/mm/000/a", "x", 2, 2, 1);
     assert_int_equal(gcp_lmdb_mirror_load(s, &kv, 1, 2,
-                                          GCP_LMDB_LOAD_FIRST
-                                          | GCP_LMDB_LOAD_LAST, &msg),
+                                          GCP_STORE_LOAD_FIRST
+                                          | GCP_STORE_LOAD_LAST, &msg),
                      GCP_OK);
     lm_close_slot(e);
 

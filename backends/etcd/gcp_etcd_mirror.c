@@ -1,0 +1,554 @@
+
+/*
+ * The feeder of an instance's mirror (docs/storage.md, "One copy per
+ * instance"): one process of the instance, the one holding an exclusive
+ * flock() on a file, keeps the mirror (a gcp_store_mirror_ops_t store
+ * shared by the instance's processes) current with one etcd watch stream:
+ *
+ * 1. On taking the lock, it reads the mirror's state: a mirror never
+ *    loaded, or whose load was interrupted, is loaded (the prefix, page
+ *    after page, all at the revision of the first page); otherwise the
+ *    stream resumes from the mirror's revision + 1: a feeder killed or
+ *    reloaded loses nothing, and its successor loads nothing.
+ * 2. The stream covers the whole keyspace, as the per-process feed's
+ *    (gcp_etcd_feed.c says why): each message's changes of the prefix are
+ *    applied in one mirror transaction, and its newest revision, ours or
+ *    not, becomes the mirror's.
+ * 3. When the stream ends it is opened again from the mirror's revision,
+ *    on the next endpoint after a failure, with a backoff; when etcd
+ *    compacted past it, the mirror is loaded again (the readers' watches
+ *    learn it from the mirror: its reads below the load fail as
+ *    compacted).
+ *
+ * The lock dies with its process (the kernel drops it), so the other
+ * processes, trying every GCP_ETCD_LEAD_MS, take over within that.
+ */
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include "gcp_etcd.h"
+
+
+#define GCP_ETCD_MIRROR_BACKOFF_MIN  50
+#define GCP_ETCD_MIRROR_BACKOFF_MAX  1000
+
+
+struct gcp_etcd_feeder_s {
+    gcp_etcd_t                     keys;    /* the key mapping and http */
+    gcp_etcd_http_t               *http;
+    gcp_loop_t                    *loop;
+    gcp_store_t                   *mirror;
+    const gcp_store_mirror_ops_t  *ops;
+    char                          *lock_path;
+    int                            lock_fd;     /* -1: not the feeder */
+    gcp_loop_timer_t              *timer;
+    gcp_etcd_call_t               *call;
+    uint64_t                       backoff;
+    int64_t                        rev;         /* the mirror is at */
+    int64_t                        load_rev;    /* 0: no load under way */
+    gcp_str_t                      load_next;   /* etcd key, malloc'd */
+    unsigned                       need_load:1;
+    gcp_etcd_feeder_stats_t        st;
+};
+
+
+static void gcp_etcd_feeder_tick(void *arg);
+static void gcp_etcd_feeder_load(gcp_etcd_feeder_t *f);
+static void gcp_etcd_feeder_watch(gcp_etcd_feeder_t *f);
+
+
+/* Returns 1 when this process holds (or just took) the lock. */
+static int
+gcp_etcd_feeder_lock(gcp_etcd_feeder_t *f)
+{
+    int  fd;
+
+    if (f->lock_fd != -1) {
+        return 1;
+    }
+
+    fd = open(f->lock_path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    if (fd == -1) {
+        return 0;
+    }
+
+    if (flock(fd, LOCK_EX | LOCK_NB) == -1) {
+        close(fd);
+        return 0;
+    }
+
+    f->lock_fd = fd;
+    f->st.takeovers++;
+    f->st.feeding = 1;
+
+    return 1;
+}
+
+
+static void
+gcp_etcd_feeder_later(gcp_etcd_feeder_t *f, uint64_t ms)
+{
+    if (f->timer == NULL) {
+        f->timer = f->loop->timer_add(f->loop, ms, gcp_etcd_feeder_tick, f);
+    }
+}
+
+
+static void
+gcp_etcd_feeder_backoff(gcp_etcd_feeder_t *f)
+{
+    f->st.live = 0;
+    f->backoff = gcp_min(gcp_max(f->backoff * 2,
+                                 GCP_ETCD_MIRROR_BACKOFF_MIN),
+                         GCP_ETCD_MIRROR_BACKOFF_MAX);
+
+    gcp_etcd_feeder_later(f, f->backoff);
+}
+
+
+static void
+gcp_etcd_feeder_load_reset(gcp_etcd_feeder_t *f)
+{
+    free((char *) f->load_next.data);
+    f->load_next.data = NULL;
+    f->load_next.len = 0;
+    f->load_rev = 0;
+}
+
+
+/* Starts (or resumes after a backoff) what the mirror needs. */
+static void
+gcp_etcd_feeder_tick(void *arg)
+{
+    int64_t             loading;
+    gcp_etcd_feeder_t  *f = arg;
+
+    f->timer = NULL;
+
+    if (!gcp_etcd_feeder_lock(f)) {
+        gcp_etcd_feeder_later(f, GCP_ETCD_LEAD_MS);
+        return;
+    }
+
+    if (f->need_load) {
+        gcp_etcd_feeder_load(f);
+        return;
+    }
+
+    if (f->ops->state(f->mirror, &f->rev, &loading) != GCP_OK) {
+        gcp_etcd_feeder_backoff(f);
+        return;
+    }
+
+    f->st.revision = f->rev;
+
+    if (loading != 0) {
+        f->need_load = 1;
+        gcp_etcd_feeder_load(f);
+        return;
+    }
+
+    gcp_etcd_feeder_watch(f);
+}
+
+
+/* ------------------------------------------------------------ load */
+
+
+/* Decodes a page of etcd kvs into kvs (from a); returns how many. */
+static int
+gcp_etcd_feeder_page(gcp_etcd_feeder_t *f, json_t *arr, gcp_arena_t *a,
+    gcp_kv_t **kvs, size_t *n)
+{
+    int     rc;
+    size_t  i, m;
+
+    m = json_array_size(arr);
+    *n = 0;
+    *kvs = gcp_calloc(a, (m ? m : 1) * sizeof(gcp_kv_t));
+
+    if (*kvs == NULL) {
+        return GCP_ENOMEM;
+    }
+
+    for (i = 0; i < m; i++) {
+        rc = gcp_etcd_kv(&f->keys, json_array_get(arr, i), &(*kvs)[*n], a);
+
+        if (rc == GCP_ENOTFOUND) {
+            continue;
+        }
+
+        if (rc != GCP_OK) {
+            return rc;
+        }
+
+        (*n)++;
+    }
+
+    return GCP_OK;
+}
+
+
+static void
+gcp_etcd_feeder_load_done(void *arg, gcp_etcd_reply_t *reply)
+{
+    int                 rc, more;
+    char               *next;
+    size_t              n, m, next_len;
+    json_t             *arr;
+    unsigned            flags;
+    gcp_kv_t           *kvs;
+    gcp_str_t           k;
+    const char         *msg;
+    gcp_arena_t        *a;
+    gcp_etcd_feeder_t  *f = arg;
+
+    f->call = NULL;
+
+    if (reply->rc != GCP_OK) {
+        /* a compacted load revision too: start over */
+        gcp_etcd_feeder_load_reset(f);
+        gcp_etcd_feeder_backoff(f);
+        return;
+    }
+
+    flags = 0;
+
+    if (f->load_rev == 0) {
+        f->load_rev = gcp_etcd_int(json_object_get(reply->json, "header"),
+                                   "revision");
+        flags |= GCP_STORE_LOAD_FIRST;
+    }
+
+    arr = json_object_get(reply->json, "kvs");
+    m = json_array_size(arr);
+    more = json_is_true(json_object_get(reply->json, "more")) && m > 0;
+
+    if (!more) {
+        flags |= GCP_STORE_LOAD_LAST;
+    }
+
+    a = gcp_arena_create(0);
+    rc = (a == NULL) ? GCP_ENOMEM : gcp_etcd_feeder_page(f, arr, a, &kvs, &n);
+
+    if (rc == GCP_OK) {
+        rc = f->ops->load(f->mirror, kvs, n, f->load_rev, flags, &msg);
+    }
+
+    next = NULL;
+    next_len = 0;
+
+    if (rc == GCP_OK && more) {
+        /* the next page starts right after the last etcd key */
+        k = gcp_etcd_bytes(json_array_get(arr, m - 1), "key", a);
+        next = k.data ? malloc(k.len + 1) : NULL;
+
+        if (next == NULL) {
+            rc = GCP_ENOMEM;
+
+        } else {
+            memcpy(next, k.data, k.len);
+            next[k.len] = '\0';
+            next_len = k.len + 1;
+        }
+    }
+
+    gcp_arena_destroy(a);
+
+    if (rc != GCP_OK) {
+        gcp_etcd_feeder_load_reset(f);
+        gcp_etcd_feeder_backoff(f);
+        return;
+    }
+
+    if (more) {
+        free((char *) f->load_next.data);
+        f->load_next.data = next;
+        f->load_next.len = next_len;
+        gcp_etcd_feeder_load(f);
+        return;
+    }
+
+    f->rev = f->load_rev;
+    f->st.revision = f->rev;
+    f->st.loads++;
+    f->need_load = 0;
+    gcp_etcd_feeder_load_reset(f);
+
+    gcp_etcd_feeder_watch(f);
+}
+
+
+static void
+gcp_etcd_feeder_load(gcp_etcd_feeder_t *f)
+{
+    f->st.live = 0;
+
+    f->call = gcp_etcd_load_page(&f->keys, f->load_next, f->load_rev,
+                                 gcp_etcd_feeder_load_done, f);
+
+    if (f->call == NULL) {
+        gcp_etcd_feeder_backoff(f);
+    }
+}
+
+
+/* ------------------------------------------------------------ stream */
+
+
+/*
+ * Decodes the events of a message newer than the mirror into ev (from a):
+ * those of the prefix, in order.  Sets *rev to the newest revision of the
+ * message (of any key).  Returns GCP_OK or an error code.
+ */
+static int
+gcp_etcd_feeder_events(gcp_etcd_feeder_t *f, json_t *events, gcp_arena_t *a,
+    gcp_store_event_t **ev, size_t *n, int64_t *rev)
+{
+    int          rc;
+    size_t       i, m;
+    json_t      *e, *kv;
+    int64_t      r;
+    gcp_str_t    key;
+    const char  *type;
+
+    m = json_array_size(events);
+    *n = 0;
+    *ev = gcp_calloc(a, (m ? m : 1) * sizeof(gcp_store_event_t));
+
+    if (*ev == NULL) {
+        return GCP_ENOMEM;
+    }
+
+    for (i = 0; i < m; i++) {
+        e = json_array_get(events, i);
+        kv = json_object_get(e, "kv");
+        r = gcp_etcd_int(kv, "mod_revision");
+
+        if (r <= 0) {
+            return GCP_EINTERNAL;
+        }
+
+        if (r <= f->rev) {
+            continue;
+        }
+
+        if (r < *rev) {
+            return GCP_EINTERNAL;
+        }
+
+        *rev = r;
+        type = json_string_value(json_object_get(e, "type"));
+
+        if (type && strcmp(type, "DELETE") == 0) {
+            key = gcp_etcd_bytes(kv, "key", a);
+            if (key.data == NULL) {
+                return GCP_EINTERNAL;
+            }
+
+            key = gcp_etcd_key_in(&f->keys, key.data, key.len, a);
+            if (key.data == NULL) {
+                continue;           /* not ours */
+            }
+
+            (*ev)[*n].type = GCP_STORE_EVENT_DELETE;
+            (*ev)[*n].kv.key = key;
+            (*ev)[*n].kv.mod_revision = r;
+
+        } else {
+            rc = gcp_etcd_kv(&f->keys, kv, &(*ev)[*n].kv, a);
+
+            if (rc == GCP_ENOTFOUND) {
+                continue;
+            }
+
+            if (rc != GCP_OK) {
+                return rc;
+            }
+
+            (*ev)[*n].type = GCP_STORE_EVENT_PUT;
+        }
+
+        (*ev)[*n].revision = r;
+        (*n)++;
+    }
+
+    return GCP_OK;
+}
+
+
+static int
+gcp_etcd_feeder_msg(void *arg, json_t *result)
+{
+    int                  rc;
+    size_t               n;
+    int64_t              rev;
+    const char          *msg;
+    gcp_arena_t         *a;
+    gcp_store_event_t   *ev;
+    gcp_etcd_feeder_t   *f = arg;
+
+    if (json_is_true(json_object_get(result, "canceled"))) {
+        f->call = NULL;
+
+        if (gcp_etcd_int(result, "compact_revision") > 0) {
+            /* the changes after the mirror's revision are gone */
+            f->need_load = 1;
+            gcp_etcd_feeder_load(f);
+            return GCP_EGONE;
+        }
+
+        gcp_etcd_http_failover(f->http);
+        gcp_etcd_feeder_backoff(f);
+        return GCP_EGONE;
+    }
+
+    if (json_is_true(json_object_get(result, "created"))) {
+        f->backoff = 0;
+        f->st.live = 1;
+        return GCP_OK;
+    }
+
+    a = gcp_arena_create(0);
+    rev = f->rev;
+    rc = (a == NULL) ? GCP_ENOMEM
+         : gcp_etcd_feeder_events(f, json_object_get(result, "events"), a,
+                                  &ev, &n, &rev);
+
+    if (rc == GCP_OK && rev > f->rev) {
+        rc = f->ops->apply(f->mirror, ev, n, rev, &msg);
+    }
+
+    gcp_arena_destroy(a);
+
+    if (rc != GCP_OK) {
+        /* resume from what the mirror holds */
+        f->call = NULL;
+        gcp_etcd_feeder_backoff(f);
+        return GCP_EGONE;
+    }
+
+    f->st.changes += n;
+    f->rev = rev;
+    f->st.revision = rev;
+
+    return GCP_OK;
+}
+
+
+static void
+gcp_etcd_feeder_end(void *arg, int rc, const char *message)
+{
+    gcp_etcd_feeder_t  *f = arg;
+
+    f->call = NULL;
+    gcp_etcd_feeder_backoff(f);
+}
+
+
+static void
+gcp_etcd_feeder_watch(gcp_etcd_feeder_t *f)
+{
+    f->st.live = 0;
+    f->st.streams++;
+
+    f->call = gcp_etcd_stream_all(f->http, f->rev + 1, gcp_etcd_feeder_msg,
+                                  gcp_etcd_feeder_end, f);
+
+    if (f->call == NULL) {
+        gcp_etcd_feeder_backoff(f);
+    }
+}
+
+
+/* ------------------------------------------------------------ control */
+
+
+gcp_etcd_feeder_t *
+gcp_etcd_feeder_create(const gcp_etcd_conf_t *conf, const char *lock_path,
+    gcp_store_t *mirror, const gcp_store_mirror_ops_t *ops, gcp_loop_t *loop,
+    const char **err)
+{
+    gcp_etcd_feeder_t  *f;
+
+    if (gcp_etcd_check_conf(conf, err) != GCP_OK) {
+        return NULL;
+    }
+
+    f = calloc(1, sizeof(gcp_etcd_feeder_t));
+    if (f == NULL) {
+        *err = "out of memory";
+        return NULL;
+    }
+
+    f->loop = loop;
+    f->mirror = mirror;
+    f->ops = ops;
+    f->lock_fd = -1;
+    f->lock_path = strdup(lock_path);
+
+    if (f->lock_path == NULL || gcp_etcd_keys_init(&f->keys, conf) != GCP_OK)
+    {
+        *err = "out of memory";
+        gcp_etcd_feeder_destroy(f);
+        return NULL;
+    }
+
+    f->http = gcp_etcd_http_create(conf, loop, err);
+    if (f->http == NULL) {
+        gcp_etcd_feeder_destroy(f);
+        return NULL;
+    }
+
+    f->keys.http = f->http;         /* for gcp_etcd_load_page() */
+
+    gcp_etcd_feeder_later(f, 0);
+
+    if (f->timer == NULL) {
+        *err = "out of memory";
+        gcp_etcd_feeder_destroy(f);
+        return NULL;
+    }
+
+    return f;
+}
+
+
+void
+gcp_etcd_feeder_destroy(gcp_etcd_feeder_t *f)
+{
+    if (f == NULL) {
+        return;
+    }
+
+    if (f->http) {
+        gcp_etcd_http_cancel(f->http, f->call);
+        gcp_etcd_http_destroy(f->http);
+    }
+
+    if (f->timer) {
+        f->loop->timer_del(f->loop, f->timer);
+    }
+
+    if (f->lock_fd != -1) {
+        close(f->lock_fd);          /* releases the lock */
+    }
+
+    gcp_etcd_feeder_load_reset(f);
+    gcp_etcd_keys_free(&f->keys);
+    free(f->lock_path);
+    free(f);
+}
+
+
+int
+gcp_etcd_feeder_stats(gcp_etcd_feeder_t *f, gcp_etcd_feeder_stats_t *st)
+{
+    *st = f->st;
+
+    return GCP_OK;
+}
