@@ -294,6 +294,71 @@ static ngx_command_t  ngx_http_gcp_commands[] = {
       0,
       NULL },
 
+    /* fronting an upstream API server (ngx_http_gcp_front.c) */
+
+    { ngx_string("gcp_front"),
+      NGX_HTTP_MAIN_CONF|NGX_CONF_TAKE1,
+      ngx_http_gcp_front,
+      NGX_HTTP_MAIN_CONF_OFFSET,
+      offsetof(ngx_http_gcp_main_conf_t, front.url),
+      NULL },
+
+    { ngx_string("gcp_front_ca_file"),
+      NGX_HTTP_MAIN_CONF|NGX_CONF_TAKE1,
+      ngx_conf_set_str_slot,
+      NGX_HTTP_MAIN_CONF_OFFSET,
+      offsetof(ngx_http_gcp_main_conf_t, front.ca),
+      NULL },
+
+    { ngx_string("gcp_front_client_certificate"),
+      NGX_HTTP_MAIN_CONF|NGX_CONF_TAKE1,
+      ngx_conf_set_str_slot,
+      NGX_HTTP_MAIN_CONF_OFFSET,
+      offsetof(ngx_http_gcp_main_conf_t, front.cert),
+      NULL },
+
+    { ngx_string("gcp_front_client_certificate_key"),
+      NGX_HTTP_MAIN_CONF|NGX_CONF_TAKE1,
+      ngx_conf_set_str_slot,
+      NGX_HTTP_MAIN_CONF_OFFSET,
+      offsetof(ngx_http_gcp_main_conf_t, front.key),
+      NULL },
+
+    { ngx_string("gcp_front_token_file"),
+      NGX_HTTP_MAIN_CONF|NGX_CONF_TAKE1,
+      ngx_conf_set_str_slot,
+      NGX_HTTP_MAIN_CONF_OFFSET,
+      offsetof(ngx_http_gcp_main_conf_t, front.token),
+      NULL },
+
+    { ngx_string("gcp_front_server_name"),
+      NGX_HTTP_MAIN_CONF|NGX_CONF_TAKE1,
+      ngx_conf_set_str_slot,
+      NGX_HTTP_MAIN_CONF_OFFSET,
+      offsetof(ngx_http_gcp_main_conf_t, front.server_name),
+      NULL },
+
+    { ngx_string("gcp_front_authorization"),
+      NGX_HTTP_MAIN_CONF|NGX_CONF_FLAG,
+      ngx_conf_set_flag_slot,
+      NGX_HTTP_MAIN_CONF_OFFSET,
+      offsetof(ngx_http_gcp_main_conf_t, front.authorize),
+      NULL },
+
+    { ngx_string("gcp_front_identity"),
+      NGX_HTTP_MAIN_CONF|NGX_CONF_TAKE1,
+      ngx_conf_set_enum_slot,
+      NGX_HTTP_MAIN_CONF_OFFSET,
+      offsetof(ngx_http_gcp_main_conf_t, front.identity),
+      &ngx_http_gcp_front_identities },
+
+    { ngx_string("gcp_front_expose"),
+      NGX_HTTP_MAIN_CONF|NGX_CONF_2MORE,
+      ngx_http_gcp_front_expose,
+      NGX_HTTP_MAIN_CONF_OFFSET,
+      0,
+      NULL },
+
     /* authentication and authorization (ngx_http_gcp_auth.c) */
 
     { ngx_string("gcp_client_ca_file"),
@@ -468,6 +533,7 @@ ngx_http_gcp_create_main_conf(ngx_conf_t *cf)
     ngx_http_gcp_auth_create_conf(&mcf->auth);
     ngx_http_gcp_apf_create_conf(&mcf->apf);
     ngx_http_gcp_proxy_create_conf(&mcf->proxy);
+    ngx_http_gcp_front_create_conf(&mcf->front);
     ngx_http_gcp_observe_create_conf(&mcf->observe);
 
     return mcf;
@@ -506,7 +572,10 @@ ngx_http_gcp_init_main_conf(ngx_conf_t *cf, void *conf)
             return NGX_CONF_ERROR;
         }
 
-        if (ngx_http_gcp_proxy_init_conf(cf, &mcf->proxy) != NGX_CONF_OK) {
+        if (ngx_http_gcp_front_init_conf(cf, &mcf->front, &mcf->proxy)
+            != NGX_CONF_OK
+            || ngx_http_gcp_proxy_init_conf(cf, &mcf->proxy) != NGX_CONF_OK)
+        {
             return NGX_CONF_ERROR;
         }
 
@@ -1104,6 +1173,7 @@ ngx_http_gcp_open(ngx_cycle_t *cycle, ngx_http_gcp_main_conf_t *mcf)
     ngx_http_gcp_apf_api_conf(&mcf->apf, &conf);
     conf.admission = &mcf->admission.conf;
     ngx_http_gcp_proxy_api_conf(&mcf->proxy, &conf);
+    conf.front = mcf->front.url.len ? &mcf->front.conf : NULL;
 
     mcf->api = gcp_api_create(&conf, &err);
     if (mcf->api == NULL) {

@@ -80,6 +80,29 @@ typedef struct {
 } ngx_http_gcp_admission_conf_t;
 
 
+/* A client certificate the proxy proves itself with. */
+typedef struct {
+    X509                       *leaf;
+    STACK_OF(X509)             *chain;
+    EVP_PKEY                   *pkey;
+} ngx_http_gcp_cred_t;
+
+
+/* Fronting an upstream API server (ngx_http_gcp_front.c). */
+typedef struct {
+    ngx_str_t                   url;        /* gcp_front */
+    ngx_str_t                   ca;         /* gcp_front_ca_file */
+    ngx_str_t                   cert;       /* gcp_front_client_certificate */
+    ngx_str_t                   key;
+    ngx_str_t                   token;      /* gcp_front_token_file */
+    ngx_str_t                   server_name;
+    ngx_flag_t                  authorize;  /* gcp_front_authorization */
+    ngx_uint_t                  identity;   /* gcp_front_identity */
+    ngx_array_t                *expose;     /* gcp_front_expose_t */
+    gcp_front_conf_t            conf;       /* for the core */
+} ngx_http_gcp_front_conf_t;
+
+
 /*
  * The proxy to other servers (ngx_http_gcp_proxy*.c): its client
  * certificate, timeouts, the services, and per worker the TLS contexts.
@@ -92,9 +115,8 @@ typedef struct {
     ngx_msec_t                  long_timeout;   /* watches, upgrades */
     size_t                      buffer_size;
 
-    X509                       *leaf;       /* loaded from cert, key */
-    STACK_OF(X509)             *chain;
-    EVP_PKEY                   *pkey;
+    ngx_http_gcp_cred_t         cred;       /* loaded from cert, key */
+    ngx_http_gcp_cred_t         front;      /* gcp_front's */
 
     ngx_http_upstream_conf_t    upstream;   /* every request's template */
     gcp_service_t              *services;   /* blocks named as services */
@@ -172,6 +194,7 @@ typedef struct {
     ngx_http_gcp_admission_conf_t  admission;
     ngx_http_gcp_proxy_conf_t    proxy;
     ngx_http_gcp_observe_conf_t  observe;
+    ngx_http_gcp_front_conf_t    front;
 
     ngx_flag_t                   used;      /* some gcp_api exists */
     void                        *shared;    /* gcp_lmdb_shared_t, master */
@@ -429,6 +452,30 @@ const char *ngx_http_gcp_proxy_failure(ngx_http_request_t *r,
     gcp_arena_t *a);
 
 
+/* ngx_http_gcp_front.c */
+
+/* gcp_front https://HOST[:PORT] | UPSTREAM */
+char *ngx_http_gcp_front(ngx_conf_t *cf, ngx_command_t *cmd, void *conf);
+
+/* gcp_front_expose RESOURCE VERBS [namespaces=...] [subresources=...] */
+char *ngx_http_gcp_front_expose(ngx_conf_t *cf, ngx_command_t *cmd,
+    void *conf);
+
+/* gcp_front_identity impersonate | front-proxy */
+extern ngx_conf_enum_t  ngx_http_gcp_front_identities[];
+
+/* Marks the settings unset (create_main_conf). */
+void ngx_http_gcp_front_create_conf(ngx_http_gcp_front_conf_t *fcf);
+
+/*
+ * Checks the settings and loads the files (init_main_conf): the client
+ * certificate into pcf->front.  Returns NGX_CONF_OK, or NGX_CONF_ERROR
+ * with an error naming the directive logged.
+ */
+char *ngx_http_gcp_front_init_conf(ngx_conf_t *cf,
+    ngx_http_gcp_front_conf_t *fcf, ngx_http_gcp_proxy_conf_t *pcf);
+
+
 /* ngx_http_gcp_proxy_conf.c */
 
 /* gcp_service NAME.NAMESPACE.svc[:PORT] ADDRESS ...: an upstream block. */
@@ -444,6 +491,22 @@ void ngx_http_gcp_proxy_create_conf(ngx_http_gcp_proxy_conf_t *pcf);
  */
 char *ngx_http_gcp_proxy_init_conf(ngx_conf_t *cf,
     ngx_http_gcp_proxy_conf_t *pcf);
+
+/*
+ * Defines the upstream block name with the servers addrs (naddrs, port
+ * 443 by default), keep-alive connections kept.  Returns NGX_CONF_OK, or
+ * NGX_CONF_ERROR with the error logged.
+ */
+char *ngx_http_gcp_proxy_block(ngx_conf_t *cf, ngx_str_t *name,
+    ngx_str_t *addrs, ngx_uint_t naddrs);
+
+/*
+ * Loads a client certificate (its chain after it) and its key, the file
+ * names made absolute in place, into cred.  Returns NGX_CONF_OK, or
+ * NGX_CONF_ERROR with an error naming directive logged.
+ */
+char *ngx_http_gcp_load_cert(ngx_conf_t *cf, ngx_str_t *cert,
+    ngx_str_t *key, const char *directive, ngx_http_gcp_cred_t *cred);
 
 /* Sets the services and the proxy certificate of the core's conf. */
 void ngx_http_gcp_proxy_api_conf(ngx_http_gcp_proxy_conf_t *pcf,

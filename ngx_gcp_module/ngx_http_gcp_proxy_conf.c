@@ -115,16 +115,26 @@ ngx_http_gcp_service_keepalive(ngx_conf_t *cf,
 char *
 ngx_http_gcp_service(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
 {
-    ngx_str_t                     *value;
+    ngx_str_t  *value;
+
+    value = cf->args->elts;
+
+    return ngx_http_gcp_proxy_block(cf, &value[1], &value[2],
+                                    cf->args->nelts - 2);
+}
+
+
+char *
+ngx_http_gcp_proxy_block(ngx_conf_t *cf, ngx_str_t *name, ngx_str_t *addrs,
+    ngx_uint_t naddrs)
+{
     ngx_url_t                      u;
     ngx_uint_t                     i;
     ngx_http_upstream_server_t    *us;
     ngx_http_upstream_srv_conf_t  *uscf;
 
-    value = cf->args->elts;
-
     ngx_memzero(&u, sizeof(ngx_url_t));
-    u.host = value[1];
+    u.host = *name;
     u.no_resolve = 1;
     u.no_port = 1;
 
@@ -135,11 +145,11 @@ ngx_http_gcp_service(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
 
     if (uscf->servers) {
         ngx_conf_log_error(NGX_LOG_EMERG, cf, 0,
-                           "service \"%V\" is already defined", &value[1]);
+                           "service \"%V\" is already defined", name);
         return NGX_CONF_ERROR;
     }
 
-    uscf->servers = ngx_array_create(cf->pool, cf->args->nelts - 2,
+    uscf->servers = ngx_array_create(cf->pool, naddrs,
                                      sizeof(ngx_http_upstream_server_t));
     if (uscf->servers == NULL) {
         return NGX_CONF_ERROR;
@@ -153,9 +163,9 @@ ngx_http_gcp_service(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
         return NGX_CONF_ERROR;
     }
 
-    for (i = 2; i < cf->args->nelts; i++) {
+    for (i = 0; i < naddrs; i++) {
         ngx_memzero(&u, sizeof(ngx_url_t));
-        u.url = value[i];
+        u.url = addrs[i];
         u.default_port = 443;
 
         if (ngx_parse_url(cf->pool, &u) != NGX_OK) {
@@ -272,13 +282,59 @@ ngx_http_gcp_proxy_services(ngx_conf_t *cf, ngx_http_gcp_proxy_conf_t *pcf)
 }
 
 
-/* The proxy client certificate and key, loaded now (nginx -t checks). */
-static char *
-ngx_http_gcp_proxy_cert(ngx_conf_t *cf, ngx_http_gcp_proxy_conf_t *pcf)
+char *
+ngx_http_gcp_load_cert(ngx_conf_t *cf, ngx_str_t *cert, ngx_str_t *key,
+    const char *directive, ngx_http_gcp_cred_t *cred)
 {
     BIO   *bio;
     X509  *x;
 
+    if (ngx_conf_full_name(cf->cycle, cert, 1) != NGX_OK
+        || ngx_conf_full_name(cf->cycle, key, 1) != NGX_OK)
+    {
+        return NGX_CONF_ERROR;
+    }
+
+    bio = BIO_new_file((char *) cert->data, "r");
+    if (bio == NULL) {
+        ngx_ssl_error(NGX_LOG_EMERG, cf->log, 0, "%s \"%V\"", directive,
+                      cert);
+        return NGX_CONF_ERROR;
+    }
+
+    cred->chain = sk_X509_new_null();
+    cred->leaf = PEM_read_bio_X509(bio, NULL, NULL, NULL);
+
+    while (cred->leaf && cred->chain
+           && (x = PEM_read_bio_X509(bio, NULL, NULL, NULL)))
+    {
+        sk_X509_push(cred->chain, x);
+    }
+
+    ERR_clear_error();
+    BIO_free(bio);
+
+    bio = BIO_new_file((char *) key->data, "r");
+    cred->pkey = bio ? PEM_read_bio_PrivateKey(bio, NULL, NULL, NULL) : NULL;
+    BIO_free(bio);
+
+    if (cred->leaf == NULL || cred->chain == NULL || cred->pkey == NULL
+        || X509_check_private_key(cred->leaf, cred->pkey) != 1)
+    {
+        ngx_ssl_error(NGX_LOG_EMERG, cf->log, 0,
+                      "%s \"%V\" with key \"%V\": no certificate and "
+                      "matching key", directive, cert, key);
+        return NGX_CONF_ERROR;
+    }
+
+    return NGX_CONF_OK;
+}
+
+
+/* The proxy client certificate and key, loaded now (nginx -t checks). */
+static char *
+ngx_http_gcp_proxy_cert(ngx_conf_t *cf, ngx_http_gcp_proxy_conf_t *pcf)
+{
     if (pcf->cert.len == 0 && pcf->key.len == 0) {
         return NGX_CONF_OK;
     }
@@ -291,46 +347,9 @@ ngx_http_gcp_proxy_cert(ngx_conf_t *cf, ngx_http_gcp_proxy_conf_t *pcf)
         return NGX_CONF_ERROR;
     }
 
-    if (ngx_conf_full_name(cf->cycle, &pcf->cert, 1) != NGX_OK
-        || ngx_conf_full_name(cf->cycle, &pcf->key, 1) != NGX_OK)
-    {
-        return NGX_CONF_ERROR;
-    }
-
-    bio = BIO_new_file((char *) pcf->cert.data, "r");
-    if (bio == NULL) {
-        ngx_ssl_error(NGX_LOG_EMERG, cf->log, 0,
-                      "gcp_proxy_client_certificate \"%V\"", &pcf->cert);
-        return NGX_CONF_ERROR;
-    }
-
-    pcf->chain = sk_X509_new_null();
-    pcf->leaf = PEM_read_bio_X509(bio, NULL, NULL, NULL);
-
-    while (pcf->leaf && pcf->chain
-           && (x = PEM_read_bio_X509(bio, NULL, NULL, NULL)))
-    {
-        sk_X509_push(pcf->chain, x);
-    }
-
-    ERR_clear_error();
-    BIO_free(bio);
-
-    bio = BIO_new_file((char *) pcf->key.data, "r");
-    pcf->pkey = bio ? PEM_read_bio_PrivateKey(bio, NULL, NULL, NULL) : NULL;
-    BIO_free(bio);
-
-    if (pcf->leaf == NULL || pcf->chain == NULL || pcf->pkey == NULL
-        || X509_check_private_key(pcf->leaf, pcf->pkey) != 1)
-    {
-        ngx_ssl_error(NGX_LOG_EMERG, cf->log, 0,
-                      "gcp_proxy_client_certificate \"%V\" with key \"%V\": "
-                      "no certificate and matching key", &pcf->cert,
-                      &pcf->key);
-        return NGX_CONF_ERROR;
-    }
-
-    return NGX_CONF_OK;
+    return ngx_http_gcp_load_cert(cf, &pcf->cert, &pcf->key,
+                                  "gcp_proxy_client_certificate",
+                                  &pcf->cred);
 }
 
 
@@ -428,10 +447,11 @@ static ngx_int_t
 ngx_http_gcp_tls_create(ngx_http_gcp_proxy_conf_t *pcf, ngx_ssl_t *ssl,
     const gcp_proxy_t *p, ngx_log_t *log)
 {
-    int          i;
-    BIO         *bio;
-    X509        *x;
-    X509_STORE  *store;
+    int                   i;
+    BIO                  *bio;
+    X509                 *x;
+    X509_STORE           *store;
+    ngx_http_gcp_cred_t  *cred;
 
     ssl->log = log;
 
@@ -443,17 +463,20 @@ ngx_http_gcp_tls_create(ngx_http_gcp_proxy_conf_t *pcf, ngx_ssl_t *ssl,
 
     (void) ngx_ssl_client_session_cache(NULL, ssl, 1);
 
-    if (pcf->leaf) {
-        if (SSL_CTX_use_certificate(ssl->ctx, pcf->leaf) != 1
-            || SSL_CTX_use_PrivateKey(ssl->ctx, pcf->pkey) != 1)
+    cred = p->front ? &pcf->front : &pcf->cred;
+
+    if (cred->leaf) {
+        if (SSL_CTX_use_certificate(ssl->ctx, cred->leaf) != 1
+            || SSL_CTX_use_PrivateKey(ssl->ctx, cred->pkey) != 1)
         {
             ngx_ssl_error(NGX_LOG_ALERT, log, 0,
                           "gcp: the proxy client certificate");
             return NGX_ERROR;
         }
 
-        for (i = 0; i < sk_X509_num(pcf->chain); i++) {
-            SSL_CTX_add1_chain_cert(ssl->ctx, sk_X509_value(pcf->chain, i));
+        for (i = 0; i < sk_X509_num(cred->chain); i++) {
+            SSL_CTX_add1_chain_cert(ssl->ctx,
+                                    sk_X509_value(cred->chain, i));
         }
     }
 
@@ -498,7 +521,7 @@ ngx_http_gcp_proxy_tls(ngx_http_request_t *r, const gcp_proxy_t *p)
     pcf = &mcf->proxy;
 
     SHA256((u_char *) p->ca.data, p->ca.len, key);
-    key[SHA256_DIGEST_LENGTH] = p->insecure ? 1 : 0;
+    key[SHA256_DIGEST_LENGTH] = (p->insecure ? 1 : 0) | (p->front ? 2 : 0);
 
     t = pcf->tls ? pcf->tls->elts : NULL;
 

@@ -53,14 +53,14 @@ gcp_agg_escape_key(gcp_arena_t *a, const char *key)
 
 
 ssize_t
-gcp_agg_identity_headers(gcp_arena_t *a, const gcp_user_t *user,
-    gcp_header_t **out)
+gcp_agg_identity_headers_named(gcp_arena_t *a, const gcp_user_t *user,
+    const gcp_identity_names_t *names, gcp_header_t **out)
 {
     size_t         i, j, n;
     const char    *key;
     gcp_header_t  *h;
 
-    n = 1 + user->ngroups;
+    n = 2 + user->ngroups;
 
     for (i = 0; i < user->nextra; i++) {
         n += user->extra[i].nvalues;
@@ -72,17 +72,22 @@ gcp_agg_identity_headers(gcp_arena_t *a, const gcp_user_t *user,
     }
 
     n = 0;
-    h[n].name = "X-Remote-User";
+    h[n].name = names->user;
     h[n++].value = user->name ? user->name : "";
 
+    if (names->uid && user->uid && user->uid[0]) {
+        h[n].name = names->uid;
+        h[n++].value = user->uid;
+    }
+
     for (i = 0; i < user->ngroups; i++) {
-        h[n].name = "X-Remote-Group";
+        h[n].name = names->group;
         h[n++].value = user->groups[i];
     }
 
     for (i = 0; i < user->nextra; i++) {
         key = gcp_agg_escape_key(a, user->extra[i].key);
-        key = key ? gcp_sprintf(a, "X-Remote-Extra-%s", key) : NULL;
+        key = key ? gcp_sprintf(a, "%s%s", names->extra, key) : NULL;
 
         if (key == NULL) {
             return -1;
@@ -100,11 +105,22 @@ gcp_agg_identity_headers(gcp_arena_t *a, const gcp_user_t *user,
 }
 
 
-/*
- * The headers a proxied request loses: what authentication consumed, and
- * every identity header SetAuthProxyHeaders replaces.  Arena array.
- */
-static const char * const *
+const gcp_identity_names_t  gcp_agg_front_proxy_names = {
+    "X-Remote-User", NULL, "X-Remote-Group", "X-Remote-Extra-"
+};
+
+
+ssize_t
+gcp_agg_identity_headers(gcp_arena_t *a, const gcp_user_t *user,
+    gcp_header_t **out)
+{
+    return gcp_agg_identity_headers_named(a, user,
+                                          &gcp_agg_front_proxy_names, out);
+}
+
+
+/* What authentication consumed, every header SetAuthProxyHeaders sets. */
+const char * const *
 gcp_agg_removed_headers(gcp_op_t *op)
 {
     size_t        i, n;
@@ -203,7 +219,7 @@ gcp_agg_route(gcp_agg_t *agg, const char *path, size_t len)
  * Upstream's long-running requests (the aggregator's check): watches,
  * proxies, and the subresources that stream.
  */
-static unsigned
+unsigned
 gcp_agg_long_running(const gcp_reqinfo_t *ri)
 {
     size_t  i;

@@ -152,4 +152,39 @@ ssize_t gcp_agg_identity_headers(gcp_arena_t *a, const gcp_user_t *user,
     gcp_header_t **out);
 
 
+/* The names of the headers that carry a user. */
+typedef struct {
+    const char  *user;          /* "X-Remote-User" */
+    const char  *uid;           /* NULL: the uid is not sent */
+    const char  *group;         /* one header per group */
+    const char  *extra;         /* the prefix of the extra keys */
+} gcp_identity_names_t;
+
+/* X-Remote-User, X-Remote-Group, X-Remote-Extra- (no uid). */
+extern const gcp_identity_names_t  gcp_agg_front_proxy_names;
+
+/*
+ * The same as gcp_agg_identity_headers() with the header names of names
+ * (the uid, when it has a name and user one).  Returns the number of
+ * headers and sets *out (arena), or -1 when out of memory.
+ */
+ssize_t gcp_agg_identity_headers_named(gcp_arena_t *a,
+    const gcp_user_t *user, const gcp_identity_names_t *names,
+    gcp_header_t **out);
+
+/*
+ * Returns 1 for upstream's long-running requests (watches, proxies, the
+ * subresources that stream: attach, exec, log, portforward), else 0.
+ */
+unsigned gcp_agg_long_running(const gcp_reqinfo_t *ri);
+
+/*
+ * The request headers a proxied request loses: those authentication
+ * consumed and every front-proxy identity header.  Returns a
+ * NULL-terminated array (arena; a name ending in '*' is a prefix), or
+ * NULL when out of memory.
+ */
+const char * const *gcp_agg_removed_headers(gcp_op_t *op);
+
+
 #endif /* _GCP_AGGREGATOR_H_INCLUDED_ */

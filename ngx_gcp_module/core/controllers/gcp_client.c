@@ -106,6 +106,7 @@ gcp_client_call(gcp_api_t *api, gcp_arena_t *a, const char *method,
                                : NULL;
     c->req.accept = "application/json";
     c->req.user_agent = "ngx_gcp/internal";
+    c->req.internal = 1;
 
     if (body) {
         c->req.body.data = body;

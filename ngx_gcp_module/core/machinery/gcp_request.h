@@ -85,6 +85,10 @@ typedef struct {
     unsigned              insecure:1;       /* certificate not verified */
     unsigned              long_running:1;   /* a watch, an upgrade: no */
                                             /* read timeout */
+    unsigned              front:1;          /* the fronted server's */
+                                            /* client certificate */
+                                            /* (gcp_front_conf_t) instead */
+                                            /* of the proxy's */
 
     const gcp_header_t   *set;              /* headers added */
     size_t                nset;
@@ -147,6 +151,9 @@ struct gcp_request_s {
     void                     *ctx;          /* the adapter's */
 
     gcp_call_t               *call;         /* set by the core */
+
+    unsigned                  internal:1;   /* the in-process client's: */
+                                            /* never fronted */
 };
 
 
@@ -161,6 +168,43 @@ typedef struct {
     const char * const  *endpoints;
     size_t               nendpoints;
 } gcp_service_t;
+
+
+/*
+ * Fronting an upstream API server (gcp_front.h): one exposed resource of
+ * the surface.  Verbs are GCP_VERB_* bits (gcp_resource.h); namespaces
+ * and subresources are NULL-terminated lists, NULL: any namespace, no
+ * subresource.
+ */
+typedef struct {
+    const char           *group;            /* "" for the core group */
+    const char           *version;
+    const char           *resource;
+    unsigned              verbs;
+    const char * const   *namespaces;
+    const char * const   *subresources;
+} gcp_front_expose_t;
+
+
+/*
+ * The upstream API server this one fronts and the surface it exposes;
+ * the adapter proxies to upstream (an nginx upstream block: "HOST:PORT",
+ * else HOST, as gcp_proxy_t) with its own client certificate when it has
+ * one, or the bearer token.
+ */
+typedef struct {
+    const char                *upstream;
+    int                        port;
+    const char                *server_name;     /* TLS name verified */
+    gcp_str_t                  ca;              /* PEM; empty: system's */
+    const char                *token;           /* NULL: none */
+    unsigned                   authorize:1;     /* this server's */
+                                                /* authorizer first */
+    unsigned                   front_proxy:1;   /* X-Remote-* headers */
+                                                /* instead of Impersonate-* */
+    const gcp_front_expose_t  *expose;
+    size_t                     nexpose;
+} gcp_front_conf_t;
 
 
 typedef struct {
@@ -207,6 +251,9 @@ typedef struct {
 
     gcp_audit_t  *audit;                /* auditing (borrowed); NULL: */
                                         /* none */
+
+    const gcp_front_conf_t      *front;         /* borrowed; NULL: */
+                                                /* nothing fronted */
 } gcp_api_conf_t;
 
 

@@ -17,6 +17,7 @@
 #include "gcp_compact.h"
 #include "gcp_crd.h"
 #include "gcp_discovery.h"
+#include "gcp_front.h"
 #include "gcp_fc_bootstrap.h"
 #include "gcp_health.h"
 #include "gcp_objcache.h"
@@ -597,6 +598,12 @@ gcp_api_route(gcp_op_t *op)
 static void
 gcp_api_admitted(gcp_op_t *op)
 {
+    /* fronted: the upstream authorizes (this server too, when chosen) */
+
+    if (gcp_front_route(op)) {
+        return;
+    }
+
     if (gcp_auth_authorize_request(op) != GCP_OK) {
         return;
     }
@@ -679,6 +686,10 @@ int
 gcp_api_proxied(gcp_api_t *api, const char *path, size_t len)
 {
     gcp_agg_t  *agg;
+
+    if (gcp_front_path(api->conf.front, path, len)) {
+        return 1;
+    }
 
     agg = gcp_agg(api);
 

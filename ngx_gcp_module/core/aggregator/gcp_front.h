@@ -1,0 +1,62 @@
+
+/*
+ * Fronting an upstream API server with a minimal surface (the
+ * configuration is gcp_front_conf_t, gcp_request.h): the group-versions
+ * of the exposed resources are the upstream's; requests for exposed
+ * resources, verbs, namespaces and subresources go there with the
+ * caller's identity (Impersonate-* headers over the fronting credential,
+ * or front-proxy X-Remote-* headers), everything else in those
+ * group-versions is 404 as if it did not exist, and a verb not exposed is
+ * 405.  The client's credentials and identity headers never go on: the
+ * identity sent is the one this server authenticated (and impersonated,
+ * when its authorizer let the caller impersonate).
+ */
+
+#ifndef _GCP_FRONT_H_INCLUDED_
+#define _GCP_FRONT_H_INCLUDED_
+
+
+#include "gcp_op.h"
+
+
+/*
+ * Returns 1 when group/version is fronted (one resource of it is
+ * exposed), else 0 (conf may be NULL).
+ */
+int gcp_front_gv(const gcp_front_conf_t *conf, const char *group,
+    const char *version);
+
+/*
+ * Returns 1 when a request path ("/api/v1/...", "/apis/G/V/...", below
+ * the group-version's own discovery path) is under a fronted
+ * group-version, else 0: its body is the upstream's to read.
+ */
+int gcp_front_path(const gcp_front_conf_t *conf, const char *path,
+    size_t len);
+
+/*
+ * Returns the exposed entry of group/version/resource, or NULL.
+ */
+const gcp_front_expose_t *gcp_front_find(const gcp_front_conf_t *conf,
+    const char *group, const char *version, const char *resource);
+
+/*
+ * For a request authenticated and impersonated (before this server's
+ * authorizer): when it is a resource request under a fronted
+ * group-version, answers it (404 outside the surface, 405 for a verb not
+ * exposed, this server's 403 when gcp_front_conf_t.authorize and its
+ * authorizer refuses, else a gcp_proxy_t to the upstream) and returns 1;
+ * returns 0 for any other request (internal ones included).
+ */
+int gcp_front_route(gcp_op_t *op);
+
+/*
+ * Parses a verb list ("get,list,watch", "*": every verb) into GCP_VERB_*
+ * bits.  Returns GCP_OK, or GCP_EBADREQUEST with *bad (in list) and
+ * *bad_len the first unknown verb.
+ */
+int gcp_front_verbs(const char *list, unsigned *verbs, const char **bad,
+    size_t *bad_len);
+
+
+#endif /* _GCP_FRONT_H_INCLUDED_ */

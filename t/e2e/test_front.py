@@ -1,0 +1,161 @@
+"""Fronting an upstream API server with a minimal surface (issue 13).
+
+An ngx_gcp server fronts upstream's kube-apiserver (peers) with the
+surface configmaps get/list/watch in the namespace "demo": its callers are
+authenticated by ngx_gcp (client certificates of its PKI), the upstream
+sees them through Impersonate-* headers sent with a privileged token, and
+its RBAC decides.  Everything else of the fronted group-version is 404,
+a verb outside the surface 405.
+"""
+
+import os
+import types
+
+import pytest
+
+import kube_apiserver
+from etcd_cluster import EtcdCluster
+from gcp_http import assert_status, call
+from gcp_server import GcpServer
+from gcp_wait import eventually
+from kubectl_watch import KubectlWatch
+
+pytestmark = pytest.mark.skipif(not kube_apiserver.available(),
+                                reason="no kube-apiserver in the peers")
+
+FRONT_TOKEN = "gcp-front-token"
+
+# alice may read configmaps in demo upstream; bob nothing
+UPSTREAM_RBAC = """
+apiVersion: rbac.authorization.k8s.io/v1
+kind: Role
+metadata: {name: cm-reader, namespace: demo}
+rules:
+- apiGroups: [""]
+  resources: [configmaps]
+  verbs: [get, list, watch]
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: RoleBinding
+metadata: {name: alice-cm-reader, namespace: demo}
+roleRef: {apiGroup: rbac.authorization.k8s.io, kind: Role, name: cm-reader}
+subjects: [{apiGroup: rbac.authorization.k8s.io, kind: User, name: alice}]
+"""
+
+
+def front_conf(kas, token_file, extra=""):
+    return ("gcp_front %s; gcp_front_server_name localhost; "
+            "gcp_front_ca_file %s; gcp_front_token_file %s; "
+            "gcp_front_expose v1/configmaps get,list,watch namespaces=demo; "
+            "%s" % (kas.url, kas.pki.ca, token_file, extra))
+
+
+@pytest.fixture(scope="module")
+def front(tmp_path_factory):
+    d = str(tmp_path_factory.mktemp("front"))
+    with EtcdCluster(members=1) as etcd:
+        kas = kube_apiserver.KubeApiserver(
+            etcd.endpoints, os.path.join(d, "kas"),
+            tokens=[(FRONT_TOKEN, "gcp-front", "front-uid",
+                     ["system:masters"])])
+        kas.start()
+        try:
+            assert kas.ready(), kas.logs()[-3000:]
+            kas.kubectl("create", "namespace", "demo")
+            kas.kubectl("create", "namespace", "other")
+            kas.kubectl("apply", "-f", "-", input=UPSTREAM_RBAC)
+            kas.kubectl("-n", "demo", "create", "configmap", "upstream-cm",
+                        "--from-literal=k=v")
+            kas.kubectl("-n", "demo", "create", "secret", "generic",
+                        "upstream-secret", "--from-literal=k=v")
+            token = os.path.join(d, "front.token")
+            with open(token, "w") as f:
+                f.write(FRONT_TOKEN + "\n")
+            os.makedirs(os.path.join(d, "gcp"))
+            srv = GcpServer(workers=2, tls=True,
+                            data_dir=os.path.join(d, "gcp"),
+                            http_extra=front_conf(kas, token))
+            srv.start(timeout=60)
+            try:
+                srv.client_cert("alice", "alice", "team-a")
+                srv.client_cert("bob", "bob")
+                yield types.SimpleNamespace(kas=kas, srv=srv, dir=d)
+            finally:
+                srv.stop()
+        finally:
+            kas.stop()
+
+
+def get(front, path, cert="alice", **kw):
+    return call(front.srv, "GET", path, conn=front.srv.connection(cert),
+                **kw)
+
+
+def test_list_and_get_through_the_front(front):
+    r = get(front, "/api/v1/namespaces/demo/configmaps")
+    assert r.status == 200, r
+    assert [i["metadata"]["name"] for i in r.json["items"]] == [
+        "kube-root-ca.crt", "upstream-cm"] or "upstream-cm" in [
+        i["metadata"]["name"] for i in r.json["items"]], r
+    r = get(front, "/api/v1/namespaces/demo/configmaps/upstream-cm")
+    assert r.status == 200, r
+    assert r.json["data"] == {"k": "v"}
+
+
+def test_upstream_sees_the_caller(front):
+    """The upstream's RBAC answers for the caller, not the privileged
+    account, and its audit log names both."""
+    r = get(front, "/api/v1/namespaces/demo/configmaps", cert="bob")
+    assert_status(r, 403, "Forbidden",
+                  'configmaps is forbidden: User "bob" cannot list '
+                  'resource "configmaps" in API group "" in the namespace '
+                  '"demo"')
+    r = get(front, "/api/v1/namespaces/demo/configmaps/upstream-cm")
+    assert r.status == 200, r
+
+    def seen():
+        return [e for e in front.kas.audit_events(
+                    "/api/v1/namespaces/demo/configmaps/upstream-cm")
+                if (e.get("impersonatedUser") or {}).get("username")
+                == "alice"]
+    assert eventually(seen, 30), front.kas.audit_events("/configmaps")
+    e = seen()[0]
+    assert e["user"]["username"] == "gcp-front"
+    assert "team-a" in e["impersonatedUser"]["groups"]
+    assert "system:authenticated" in e["impersonatedUser"]["groups"]
+
+
+def test_outside_the_surface_is_not_found(front):
+    for path in ("/api/v1/namespaces/demo/secrets",
+                 "/api/v1/namespaces/demo/secrets/upstream-secret",
+                 "/api/v1/namespaces/other/configmaps",
+                 "/api/v1/configmaps",
+                 "/api/v1/namespaces/demo/configmaps/upstream-cm/status"):
+        r = get(front, path)
+        assert_status(r, 404, "NotFound")
+
+
+def test_verb_outside_the_surface(front):
+    r = call(front.srv, "POST", "/api/v1/namespaces/demo/configmaps",
+             {"metadata": {"name": "new"}}, conn=front.srv.connection(
+                 "alice"))
+    assert_status(r, 405, "MethodNotAllowed")
+    r = call(front.srv, "DELETE",
+             "/api/v1/namespaces/demo/configmaps/upstream-cm",
+             conn=front.srv.connection("alice"))
+    assert_status(r, 405, "MethodNotAllowed")
+    assert front.kas.kubectl("-n", "demo", "get", "cm", "upstream-cm",
+                             check=False).returncode == 0
+
+
+def test_forged_identity_headers(front):
+    """A caller may not impersonate (ngx_gcp's authorizer says so), and
+    its X-Remote-* headers never reach the upstream."""
+    r = get(front, "/api/v1/namespaces/demo/configmaps",
+            headers={"Impersonate-User": "admin"})
+    assert_status(r, 403, "Forbidden")
+    r = get(front, "/api/v1/namespaces/demo/configmaps", cert="bob",
+            headers={"X-Remote-User": "alice", "X-Remote-Group":
+                     "system:masters"})
+    assert_status(r, 403, "Forbidden")
+    assert 'User "bob"' in r.json["message"]
