@@ -29,6 +29,7 @@ void
 ngx_http_gcp_front_create_conf(ngx_http_gcp_front_conf_t *fcf)
 {
     fcf->authorize = NGX_CONF_UNSET;
+    fcf->only = NGX_CONF_UNSET;
     fcf->identity = NGX_CONF_UNSET_UINT;
 }
 
@@ -128,6 +129,11 @@ ngx_http_gcp_front(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
 
     addr.data = name.data;
     addr.len = name.len;
+
+    fcf->conf.address = ngx_http_gcp_front_cstr(cf, name.data, name.len);
+    if (fcf->conf.address == NULL) {
+        return NGX_CONF_ERROR;
+    }
 
     return ngx_http_gcp_proxy_block(cf, &name, &addr, 1);
 }
@@ -331,6 +337,8 @@ ngx_http_gcp_front_block(ngx_conf_t *cf, ngx_http_gcp_front_conf_t *fcf)
 {
     size_t                          len;
     ngx_uint_t                      i;
+    ngx_addr_t                     *a;
+    ngx_http_upstream_server_t     *server;
     ngx_http_upstream_srv_conf_t  **uscfp;
     ngx_http_upstream_main_conf_t  *umcf;
 
@@ -342,9 +350,22 @@ ngx_http_gcp_front_block(ngx_conf_t *cf, ngx_http_gcp_front_conf_t *fcf)
         if (uscfp[i]->srv_conf && uscfp[i]->servers
             && uscfp[i]->host.len == len
             && ngx_strncasecmp(uscfp[i]->host.data,
-                               (u_char *) fcf->conf.upstream, len) == 0)
+                               (u_char *) fcf->conf.upstream, len) == 0
+            && uscfp[i]->servers->nelts)
         {
-            return NGX_CONF_OK;
+            /* the documents come from its first address */
+
+            server = uscfp[i]->servers->elts;
+
+            if (server[0].naddrs == 0) {
+                break;
+            }
+
+            a = &server[0].addrs[0];
+            fcf->conf.address = ngx_http_gcp_front_cstr(cf, a->name.data,
+                                                        a->name.len);
+
+            return fcf->conf.address ? NGX_CONF_OK : NGX_CONF_ERROR;
         }
     }
 
@@ -396,6 +417,11 @@ ngx_http_gcp_front_credential(ngx_conf_t *cf, ngx_http_gcp_front_conf_t *fcf,
         return NGX_CONF_ERROR;
     }
 
+    if (fcf->cert.len) {
+        fcf->conf.cert_file = (char *) fcf->cert.data;
+        fcf->conf.key_file = (char *) fcf->key.data;
+    }
+
     if (fcf->token.len == 0) {
         return NGX_CONF_OK;
     }
@@ -445,11 +471,12 @@ ngx_http_gcp_front_init_conf(ngx_conf_t *cf, ngx_http_gcp_front_conf_t *fcf,
     ngx_str_t  ca, host;
 
     ngx_conf_init_value(fcf->authorize, 0);
+    ngx_conf_init_value(fcf->only, 0);
     ngx_conf_init_uint_value(fcf->identity, NGX_HTTP_GCP_FRONT_IMPERSONATE);
 
     if (fcf->url.len == 0) {
         if (fcf->expose || fcf->ca.len || fcf->cert.len || fcf->token.len
-            || fcf->server_name.len)
+            || fcf->server_name.len || fcf->only)
         {
             ngx_conf_log_error(NGX_LOG_EMERG, cf, 0,
                                "\"gcp_front_*\" directives need "
@@ -523,6 +550,7 @@ ngx_http_gcp_front_init_conf(ngx_conf_t *cf, ngx_http_gcp_front_conf_t *fcf,
     }
 
     fcf->conf.authorize = fcf->authorize ? 1 : 0;
+    fcf->conf.only = fcf->only ? 1 : 0;
     fcf->conf.front_proxy = fcf->identity == NGX_HTTP_GCP_FRONT_PROXY;
     fcf->conf.expose = fcf->expose->elts;
     fcf->conf.nexpose = fcf->expose->nelts;

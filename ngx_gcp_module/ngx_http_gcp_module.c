@@ -345,6 +345,13 @@ static ngx_command_t  ngx_http_gcp_commands[] = {
       offsetof(ngx_http_gcp_main_conf_t, front.authorize),
       NULL },
 
+    { ngx_string("gcp_front_only"),
+      NGX_HTTP_MAIN_CONF|NGX_CONF_FLAG,
+      ngx_conf_set_flag_slot,
+      NGX_HTTP_MAIN_CONF_OFFSET,
+      offsetof(ngx_http_gcp_main_conf_t, front.only),
+      NULL },
+
     { ngx_string("gcp_front_identity"),
       NGX_HTTP_MAIN_CONF|NGX_CONF_TAKE1,
       ngx_conf_set_enum_slot,

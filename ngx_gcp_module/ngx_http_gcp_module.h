@@ -97,6 +97,7 @@ typedef struct {
     ngx_str_t                   token;      /* gcp_front_token_file */
     ngx_str_t                   server_name;
     ngx_flag_t                  authorize;  /* gcp_front_authorization */
+    ngx_flag_t                  only;       /* gcp_front_only */
     ngx_uint_t                  identity;   /* gcp_front_identity */
     ngx_array_t                *expose;     /* gcp_front_expose_t */
     gcp_front_conf_t            conf;       /* for the core */

@@ -74,12 +74,18 @@ def front(tmp_path_factory):
             os.makedirs(os.path.join(d, "gcp"))
             srv = GcpServer(workers=2, tls=True,
                             data_dir=os.path.join(d, "gcp"),
-                            http_extra=front_conf(kas, token))
+                            http_extra=front_conf(kas, token,
+                                                  "gcp_front_only on;"))
             srv.start(timeout=60)
             try:
                 srv.client_cert("alice", "alice", "team-a")
                 srv.client_cert("bob", "bob")
-                yield types.SimpleNamespace(kas=kas, srv=srv, dir=d)
+                alice = types.SimpleNamespace(
+                    kubeconfig=srv.user_kubeconfig(
+                        "alice", cert=srv.client_cert("alice", "alice",
+                                                      "team-a")))
+                yield types.SimpleNamespace(kas=kas, srv=srv, dir=d,
+                                            alice=alice)
             finally:
                 srv.stop()
         finally:
@@ -159,3 +165,66 @@ def test_forged_identity_headers(front):
                      "system:masters"})
     assert_status(r, 403, "Forbidden")
     assert 'User "bob"' in r.json["message"]
+
+
+def kubectl(front, *args, user="alice", check=True):
+    return front.srv.kubectl(*args, check=check,
+                             kubeconfig=getattr(front, user).kubeconfig)
+
+
+def test_api_resources_shows_only_the_surface(front):
+    def listed():
+        out = kubectl(front, "api-resources", "--no-headers",
+                      check=False).stdout
+        return out.split("\n")[0].split() if out.strip() else None
+    assert eventually(lambda: listed() and listed()[0] == "configmaps",
+                      30), listed()
+    out = kubectl(front, "api-resources", "-o", "wide",
+                  "--no-headers").stdout.strip().split("\n")
+    assert len(out) == 1, out
+    assert out[0].split()[:5] == ["configmaps", "cm", "v1", "true",
+                                  "ConfigMap"], out
+    assert out[0].split()[5] == "get,list,watch", out
+
+
+def test_discovery_documents_are_the_upstreams_narrowed(front):
+    r = get(front, "/api/v1")
+    assert r.status == 200, r
+    assert [x["name"] for x in r.json["resources"]] == ["configmaps"]
+    assert r.json["resources"][0]["verbs"] == ["get", "list", "watch"]
+    assert r.json["resources"][0]["shortNames"] == ["cm"]
+    r = get(front, "/apis")
+    assert r.status == 200 and r.json["groups"] == [], r
+    r = get(front, "/api", headers={
+        "Accept": "application/json;g=apidiscovery.k8s.io;v=v2beta1;"
+                  "as=APIGroupDiscoveryList"})
+    assert r.status == 200, r
+    [core] = r.json["items"]
+    [v1] = core["versions"]
+    assert [x["resource"] for x in v1["resources"]] == ["configmaps"]
+    assert v1["freshness"] == "Current"
+    for path in ("/apis/rbac.authorization.k8s.io/v1",
+                 "/apis/apps/v1/namespaces/demo/deployments"):
+        assert get(front, path).status == 404, path
+
+
+def test_kubectl_watch_streams(front, unique_name):
+    name = unique_name("cm")
+    with KubectlWatch(front.alice, "-n", "demo", "get", "configmaps",
+                      "-w", "--no-headers") as w:
+        assert w.until(lambda out: any("upstream-cm" in l for l in out))
+        front.kas.kubectl("-n", "demo", "create", "configmap", name)
+        assert w.until(lambda out: any(name in l for l in out)), w.out
+    front.kas.kubectl("-n", "demo", "delete", "configmap", name)
+
+
+def test_kubectl_create_refused(front):
+    r = kubectl(front, "-n", "demo", "create", "configmap", "refused",
+                check=False)
+    assert r.returncode != 0
+    assert "MethodNotAllowed" in r.stderr or "not allow" in r.stderr, \
+        r.stderr
+    r = kubectl(front, "-n", "demo", "get", "secrets", check=False)
+    assert r.returncode != 0
+    assert 'the server doesn\'t have a resource type "secrets"' in \
+        r.stderr, r.stderr

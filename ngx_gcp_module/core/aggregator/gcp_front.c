@@ -327,10 +327,25 @@ gcp_front_route(gcp_op_t *op)
     const gcp_reqinfo_t       *ri = &op->ri;
     const gcp_front_conf_t    *conf = op->api->conf.front;
 
-    if (conf == NULL || op->req->internal || !ri->is_resource
-        || !gcp_front_gv(conf, ri->group, ri->version))
-    {
+    if (conf == NULL || op->req->internal || !ri->is_resource) {
         return 0;
+    }
+
+    if (!gcp_front_gv(conf, ri->group, ri->version)) {
+        if (!conf->only) {
+            return 0;
+        }
+
+        /* only the surface is served: the rest as if absent */
+
+        if (ri->group[0]) {
+            gcp_op_text(op, 404, "404 page not found\n");
+
+        } else {
+            gcp_front_not_found(op);
+        }
+
+        return 1;
     }
 
     if (!gcp_front_allowed(op, gcp_front_find(conf, ri->group, ri->version,

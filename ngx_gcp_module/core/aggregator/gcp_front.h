@@ -16,7 +16,7 @@
 #define _GCP_FRONT_H_INCLUDED_
 
 
-#include "gcp_op.h"
+#include "gcp_aggregator.h"
 
 
 /*
@@ -57,6 +57,31 @@ int gcp_front_route(gcp_op_t *op);
  */
 int gcp_front_verbs(const char *list, unsigned *verbs, const char **bad,
     size_t *bad_len);
+
+
+
+/* The upstream's discovery documents (gcp_front_docs.c). */
+
+/*
+ * Starts fetching the fronted group-versions' discovery documents in this
+ * process (nothing without conf.front).  Returns GCP_OK or GCP_ENOMEM.
+ */
+int gcp_front_start(gcp_api_t *api);
+
+/* Stops, and frees the documents. */
+void gcp_front_stop(gcp_api_t *api);
+
+/*
+ * Returns the number of fronted group-versions and sets *list (borrowed
+ * until the loop runs again): each as a remote group-version whose
+ * discovery is the upstream's APIResourceList narrowed to the surface,
+ * NULL (and available 0) while the upstream has not given it.
+ */
+size_t gcp_front_list(gcp_api_t *api, const gcp_apisvc_t * const **list);
+
+/* Returns the fronted group/version (as above), or NULL. */
+const gcp_apisvc_t *gcp_front_doc(gcp_api_t *api, const char *group,
+    const char *version);
 
 
 #endif /* _GCP_FRONT_H_INCLUDED_ */

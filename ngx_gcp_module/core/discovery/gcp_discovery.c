@@ -11,6 +11,7 @@
 
 #include "gcp_json.h"
 #include "gcp_discovery_int.h"
+#include "gcp_front.h"
 #include "gcp_reg.h"
 
 
@@ -531,10 +532,26 @@ gcp_discovery_handle(gcp_op_t *op)
         gcp_disc_group(&b, g, 1);
 
     } else {
-        const char  *group = nparts == 3 ? parts[1] : "";
-        const char  *version = nparts == 3 ? parts[2] : parts[1];
+        const char          *group = nparts == 3 ? parts[1] : "";
+        const char          *version = nparts == 3 ? parts[2] : parts[1];
+        const gcp_apisvc_t  *front;
 
-        if (!gcp_registry_has_gv(op->api->registry, group, version)) {
+        front = gcp_front_doc(op->api, group, version);
+
+        if (front && front->discovery) {
+            gcp_json_dump_buf(&b, front->discovery, 0);
+            gcp_output_send(op, 200, &b);
+            return 1;
+        }
+
+        if (front) {
+            gcp_op_text(op, 503, "service unavailable\n");
+            return 1;
+        }
+
+        if (!gcp_registry_has_gv(op->api->registry, group, version)
+            || (op->api->conf.front && op->api->conf.front->only))
+        {
             n = group[0] ? gcp_disc_model(op, &groups) : 0;
 
             if (group[0] && gcp_disc_model_group(groups, n, group) == NULL) {

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "gcp_discovery_int.h"
+#include "gcp_front.h"
 #include "gcp_reg.h"
 #include "gcp_version.h"
 
@@ -79,6 +80,7 @@ gcp_disc_local_priority(gcp_agg_t *agg, const char *group,
 static size_t
 gcp_disc_collect(gcp_op_t *op, gcp_agg_t *agg, gcp_disc_gv_t *gvs)
 {
+    int                        only;
     size_t                     i, j, n, nsvc;
     gcp_registry_t            *reg = op->api->registry;
     gcp_disc_gv_t             *gv;
@@ -87,6 +89,7 @@ gcp_disc_collect(gcp_op_t *op, gcp_agg_t *agg, gcp_disc_gv_t *gvs)
     const gcp_apisvc_t * const  *list;
 
     n = 0;
+    only = op->api->conf.front && op->api->conf.front->only;
 
     for (i = 0; i < reg->n; i++) {
         r = reg->resources[i];
@@ -105,8 +108,10 @@ gcp_disc_collect(gcp_op_t *op, gcp_agg_t *agg, gcp_disc_gv_t *gvs)
 
         svc = agg ? gcp_agg_find(agg, r->group, r->version) : NULL;
 
-        if (svc && svc->remote) {
-            continue;                   /* delegated: listed below */
+        if ((svc && svc->remote) || only
+            || gcp_front_doc(op->api, r->group, r->version))
+        {
+            continue;                   /* delegated or fronted: below */
         }
 
         gv = &gvs[n++];
@@ -117,13 +122,27 @@ gcp_disc_collect(gcp_op_t *op, gcp_agg_t *agg, gcp_disc_gv_t *gvs)
         gcp_disc_local_priority(agg, r->group, r->version, &gv->v);
     }
 
-    nsvc = agg ? gcp_agg_list(agg, &list) : 0;
+    nsvc = agg && !only ? gcp_agg_list(agg, &list) : 0;
 
     for (i = 0; i < nsvc; i++) {
-        if (!list[i]->remote) {
+        if (!list[i]->remote
+            || gcp_front_doc(op->api, list[i]->group, list[i]->version))
+        {
             continue;
         }
 
+        gv = &gvs[n++];
+        gv->group = list[i]->group;
+        gv->name = list[i]->name;
+        gv->v.version = list[i]->version;
+        gv->v.remote = list[i];
+        gv->v.group_priority = list[i]->group_priority;
+        gv->v.version_priority = list[i]->version_priority;
+    }
+
+    nsvc = gcp_front_list(op->api, &list);
+
+    for (i = 0; i < nsvc; i++) {
         gv = &gvs[n++];
         gv->group = list[i]->group;
         gv->name = list[i]->name;
@@ -150,7 +169,7 @@ gcp_disc_model(gcp_op_t *op, gcp_disc_group_t **out)
 
     agg = gcp_agg(op->api);
     nsvc = agg ? gcp_agg_list(agg, &list) : 0;
-    n = op->api->registry->n + nsvc;
+    n = op->api->registry->n + nsvc + gcp_front_list(op->api, &list);
 
     gvs = gcp_alloc(op->a, (n + 1) * sizeof(gcp_disc_gv_t));
     groups = gcp_calloc(op->a, (n + 1) * sizeof(gcp_disc_group_t));

@@ -48,6 +48,7 @@ struct gcp_api_s {
     void               *crds;           /* gcp_crd_cache.c's, or NULL */
     void               *apf;            /* gcp_apf.c's state, or NULL */
     void               *aggregator;     /* gcp_agg_t, or NULL */
+    void               *front;          /* gcp_front_docs.c's, or NULL */
     uint64_t            start_ms;
     unsigned            ready:1;
 };

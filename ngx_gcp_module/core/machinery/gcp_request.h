@@ -198,10 +198,18 @@ typedef struct {
     const char                *server_name;     /* TLS name verified */
     gcp_str_t                  ca;              /* PEM; empty: system's */
     const char                *token;           /* NULL: none */
+    const char                *cert_file;       /* the client */
+    const char                *key_file;        /* certificate, or NULL */
+    const char                *address;         /* "ADDR:PORT" the */
+                                                /* documents are fetched */
+                                                /* from */
     unsigned                   authorize:1;     /* this server's */
                                                 /* authorizer first */
     unsigned                   front_proxy:1;   /* X-Remote-* headers */
                                                 /* instead of Impersonate-* */
+    unsigned                   only:1;          /* this server's own */
+                                                /* resources hidden from */
+                                                /* clients */
     const gcp_front_expose_t  *expose;
     size_t                     nexpose;
 } gcp_front_conf_t;

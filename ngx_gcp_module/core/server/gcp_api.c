@@ -75,6 +75,12 @@ gcp_api_create(const gcp_api_conf_t *conf, const char **err)
         return NULL;
     }
 
+    if (gcp_front_start(api) != GCP_OK) {
+        *err = "out of memory";
+        gcp_api_destroy(api);
+        return NULL;
+    }
+
     if (gcp_schema_set_load_embedded(api->schemas, err) != GCP_OK) {
         gcp_api_destroy(api);
         return NULL;
@@ -191,6 +197,7 @@ gcp_api_destroy(gcp_api_t *api)
     gcp_auth_fini(api);
     gcp_crds_free(api);
     gcp_agg_free(api);
+    gcp_front_stop(api);
     gcp_rbac_free(api);
     gcp_admission_free(api);
     gcp_compactor_stop(api->compactor);
