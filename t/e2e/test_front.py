@@ -15,6 +15,7 @@ import pytest
 
 import kube_apiserver
 from etcd_cluster import EtcdCluster
+from ext_server import ExtPki, ExtServer
 from gcp_http import assert_status, call
 from gcp_server import GcpServer
 from gcp_wait import eventually
@@ -228,3 +229,149 @@ def test_kubectl_create_refused(front):
     assert r.returncode != 0
     assert 'the server doesn\'t have a resource type "secrets"' in \
         r.stderr, r.stderr
+
+
+# ------------------------------------------------ an upstream that records
+
+
+@pytest.fixture(scope="module")
+def recorded(tmp_path_factory):
+    """ngx_gcp fronting ExtServer (things.example.com/v1 widgets), which
+    records every request's headers."""
+    d = str(tmp_path_factory.mktemp("front-rec"))
+    pki = ExtPki(os.path.join(d, "ext"))
+    ext = ExtServer(pki).start()
+    token = os.path.join(d, "front.token")
+    with open(token, "w") as f:
+        f.write(FRONT_TOKEN + "\n")
+    srv = GcpServer(workers=2, tls=True, http_extra=(
+        "gcp_front https://127.0.0.1:%d; gcp_front_server_name %s; "
+        "gcp_front_ca_file %s; gcp_front_token_file %s; "
+        "gcp_front_expose things.example.com/v1/widgets get,list,create;"
+        % (ext.port, ext.host, pki.ca, token)))
+    srv.start(timeout=60)
+    try:
+        srv.client_cert("alice", "alice", "team-a")
+        yield types.SimpleNamespace(srv=srv, ext=ext)
+    finally:
+        srv.stop()
+        ext.stop()
+
+
+def widgets(rec, cert="alice", headers=None, method="GET", body=None):
+    return call(rec.srv, method,
+                "/apis/things.example.com/v1/namespaces/demo/widgets",
+                body, headers=headers, conn=rec.srv.connection(cert))
+
+
+def last_headers(rec):
+    seen = rec.ext.seen(lambda r: "/namespaces/demo/widgets" in r["path"])
+    assert seen
+    return seen[-1]["headers"]
+
+
+def test_forged_headers_never_reach_the_upstream(recorded):
+    r = widgets(recorded, headers={
+        "X-Remote-User": "admin", "X-Remote-Group": "system:masters",
+        "X-Remote-Extra-Scopes": "all", "X-Remote-Uid": "0"})
+    assert r.status == 200, r
+    h = last_headers(recorded)
+    names = [k for k, _ in h]
+    assert not [k for k in names if k.startswith("x-remote-")], h
+    assert [v for k, v in h if k == "impersonate-user"] == ["alice"]
+    assert [v for k, v in h if k == "impersonate-group"] == [
+        "team-a", "system:authenticated"], h
+    assert [v for k, v in h if k == "authorization"] == [
+        "Bearer " + FRONT_TOKEN], h
+
+
+def test_impersonation_allowed_here_goes_on_as_the_impersonated(recorded):
+    """The admin may impersonate (this server's RBAC): the upstream gets
+    the impersonated user, once, and none of the client's headers."""
+    r = widgets(recorded, cert="admin", headers={
+        "Impersonate-User": "carol", "Impersonate-Group": "devs",
+        "Impersonate-Extra-Reason": "audit"})
+    assert r.status == 200, r
+    h = last_headers(recorded)
+    assert [v for k, v in h if k == "impersonate-user"] == ["carol"], h
+    assert [v for k, v in h if k == "impersonate-group"] == [
+        "devs", "system:authenticated"], h
+    assert [v for k, v in h if k == "impersonate-extra-reason"] == [
+        "audit"], h
+    # not allowed to impersonate: refused here, nothing sent
+    n = len(recorded.ext.seen())
+    r = widgets(recorded, headers={"Impersonate-User": "admin"})
+    assert_status(r, 403, "Forbidden")
+    assert len(recorded.ext.seen()) == n
+
+
+def test_upstream_down_fast_503_then_recovers(recorded):
+    recorded.ext.stop()
+    try:
+        r = widgets(recorded)
+        assert r.status == 503, r
+        assert r.json["kind"] == "Status" and r.json["code"] == 503, r
+    finally:
+        recorded.ext.start()
+    assert eventually(lambda: widgets(recorded).status == 200, 30)
+
+
+# ------------------------------------------------ a second ngx_gcp upstream
+
+
+@pytest.fixture(scope="module")
+def gcp_upstream(tmp_path_factory):
+    up = GcpServer(workers=2, tls=True)
+    up.start(timeout=60)
+    try:
+        up.kubectl("create", "namespace", "demo")
+        up.kubectl("-n", "demo", "create", "configmap", "up-cm",
+                   "--from-literal=k=v")
+        up.kubectl("-n", "demo", "create", "secret", "generic", "up-secret",
+                   "--from-literal=k=v")
+        srv = GcpServer(workers=2, tls=True, http_extra=(
+            "gcp_front %s; gcp_front_server_name localhost; "
+            "gcp_front_ca_file %s; gcp_front_client_certificate %s; "
+            "gcp_front_client_certificate_key %s; gcp_front_only on; "
+            "gcp_front_expose v1/configmaps get,list,watch "
+            "namespaces=demo;" % (
+                up.url, os.path.join(up.pki, "ca.crt"),
+                os.path.join(up.pki, "admin.crt"),
+                os.path.join(up.pki, "admin.key"))))
+        srv.start(timeout=60)
+        try:
+            srv.client_cert("alice", "alice", "team-a")
+            yield types.SimpleNamespace(up=up, srv=srv)
+        finally:
+            srv.stop()
+    finally:
+        up.stop()
+
+
+def test_second_gcp_as_upstream(gcp_upstream):
+    g = gcp_upstream
+    path = "/api/v1/namespaces/demo/configmaps"
+    r = call(g.srv, "GET", path, conn=g.srv.connection("alice"))
+    assert_status(r, 403, "Forbidden")
+    assert 'User "alice" cannot list resource "configmaps"' in \
+        r.json["message"], r
+    g.up.kubectl("-n", "demo", "create", "role", "cm-reader",
+                 "--verb=get,list,watch", "--resource=configmaps")
+    g.up.kubectl("-n", "demo", "create", "rolebinding", "alice-cm",
+                 "--role=cm-reader", "--group=team-a")
+
+    def listed():
+        r = call(g.srv, "GET", path, conn=g.srv.connection("alice"))
+        return r.status == 200 and [
+            i["metadata"]["name"] for i in r.json["items"]]
+    assert eventually(lambda: "up-cm" in (listed() or []), 30), listed()
+    r = call(g.srv, "GET", "/api/v1/namespaces/demo/secrets/up-secret",
+             conn=g.srv.connection("alice"))
+    assert_status(r, 404, "NotFound")
+    r = call(g.srv, "POST", path, {"metadata": {"name": "x"}},
+             conn=g.srv.connection("alice"))
+    assert_status(r, 405, "MethodNotAllowed")
+    r = call(g.srv, "GET", "/api/v1", conn=g.srv.connection("alice"))
+    assert eventually(lambda: [x["name"] for x in call(
+        g.srv, "GET", "/api/v1", conn=g.srv.connection("alice")).json.get(
+        "resources", [])] == ["configmaps"], 30)
