@@ -17,7 +17,7 @@ import kube_apiserver
 from etcd_cluster import EtcdCluster
 from ext_server import ExtPki, ExtServer
 from gcp_http import assert_status, call
-from gcp_server import GcpServer
+from gcp_server import GcpServer, GcpServerError
 from gcp_wait import eventually
 from kubectl_watch import KubectlWatch
 
@@ -375,3 +375,60 @@ def test_second_gcp_as_upstream(gcp_upstream):
     assert eventually(lambda: [x["name"] for x in call(
         g.srv, "GET", "/api/v1", conn=g.srv.connection("alice")).json.get(
         "resources", [])] == ["configmaps"], 30)
+
+
+# ------------------------------------------------ configuration
+
+
+@pytest.mark.parametrize("extra,message", [
+    ("gcp_front_expose v1/configmaps get;",
+     '"gcp_front_*" directives need "gcp_front"'),
+    ("gcp_front https://localhost:1; gcp_front_token_file /dev/null;",
+     '"gcp_front" exposes nothing: add "gcp_front_expose"'),
+    ("gcp_front https://localhost:1; gcp_front_expose v1/configmaps get;",
+     '"gcp_front" needs a credential'),
+    ("gcp_front https://127.0.0.1:1; gcp_front_token_file %(tok)s; "
+     "gcp_front_expose v1/configmaps get;",
+     '"gcp_front" "https://127.0.0.1:1" is an address: name the server\'s '
+     'certificate with "gcp_front_server_name"'),
+    ("gcp_front http://localhost:1;",
+     '"gcp_front" takes an https:// URL or the name of an upstream block'),
+    ("gcp_front nosuchblock; gcp_front_token_file %(tok)s; "
+     "gcp_front_expose v1/configmaps get;",
+     '"gcp_front": no upstream block "nosuchblock"'),
+    ("gcp_front https://localhost:1; gcp_front_token_file %(tok)s; "
+     "gcp_front_expose v1/configmaps get,frob;",
+     '"gcp_front_expose": unknown verb "frob" in "get,frob"'),
+    ("gcp_front https://localhost:1; gcp_front_token_file %(tok)s; "
+     "gcp_front_expose configmaps get;",
+     '"gcp_front_expose": "configmaps" is not GROUP/VERSION/RESOURCE'),
+    ("gcp_front https://localhost:1; gcp_front_token_file %(tok)s; "
+     "gcp_front_expose v1/configmaps get colour=red;",
+     '"gcp_front_expose": invalid parameter "colour=red"'),
+    ("gcp_front https://localhost:1; gcp_front_token_file %(tok)s; "
+     "gcp_front_expose v1/configmaps get; "
+     "gcp_front_expose v1/configmaps list;",
+     '"gcp_front_expose": "v1/configmaps" is already exposed'),
+    ("gcp_front https://localhost:1; gcp_front_token_file /dev/null; "
+     "gcp_front_expose v1/configmaps get;",
+     '"gcp_front_token_file" "/dev/null" is empty'),
+    ("gcp_front https://localhost:1; gcp_front_token_file %(tok)s; "
+     "gcp_front_identity front-proxy; gcp_front_expose v1/configmaps get;",
+     '"gcp_front_identity front-proxy" needs '
+     '"gcp_front_client_certificate"'),
+    ("gcp_front https://localhost:1; gcp_front_client_certificate %(tok)s; "
+     "gcp_front_client_certificate_key %(tok)s; "
+     "gcp_front_expose v1/configmaps get;",
+     'gcp_front_client_certificate "%(tok)s" with key "%(tok)s": no '
+     'certificate and matching key'),
+])
+def test_configuration_refused(tmp_path, extra, message):
+    tok = str(tmp_path / "token")
+    with open(tok, "w") as f:
+        f.write("t0ken\n")
+    srv = GcpServer(workers=1, http_extra=extra % {"tok": tok})
+    with pytest.raises(GcpServerError) as e:
+        srv.start(timeout=20)
+    assert "[emerg]" in str(e.value) and message % {"tok": tok} in \
+        str(e.value), str(e.value)
+    srv.stop(check=False)
