@@ -79,6 +79,16 @@ void gcp_front_stop(gcp_api_t *api);
  */
 size_t gcp_front_list(gcp_api_t *api, const gcp_apisvc_t * const **list);
 
+/*
+ * The upstream's APIResourceList doc of group/version narrowed to the
+ * surface: the resources and subresources exposed, each with the verbs
+ * it lists that the surface exposes, in its order.  Returns a new
+ * reference (the caller's), or NULL when doc is not an APIResourceList or
+ * out of memory.
+ */
+json_t *gcp_front_narrow(const gcp_front_conf_t *conf, const char *group,
+    const char *version, const json_t *doc);
+
 /* Returns the fronted group/version (as above), or NULL. */
 const gcp_apisvc_t *gcp_front_doc(gcp_api_t *api, const char *group,
     const char *version);

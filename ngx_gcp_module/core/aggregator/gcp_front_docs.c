@@ -64,8 +64,8 @@ gcp_front_in(const char * const *list, const char *name, size_t len)
 
 /* The surface's entry for an APIResourceList name ("res", "res/sub"). */
 static const gcp_front_expose_t *
-gcp_front_doc_entry(const gcp_front_conf_t *conf, const gcp_apisvc_t *svc,
-    const char *name)
+gcp_front_doc_entry(const gcp_front_conf_t *conf, const char *group,
+    const char *version, const char *name)
 {
     size_t                     i, len;
     const char                *slash;
@@ -77,8 +77,8 @@ gcp_front_doc_entry(const gcp_front_conf_t *conf, const gcp_apisvc_t *svc,
     for (i = 0; i < conf->nexpose; i++) {
         e = &conf->expose[i];
 
-        if (strcmp(e->group, svc->group) != 0
-            || strcmp(e->version, svc->version) != 0
+        if (strcmp(e->group, group) != 0
+            || strcmp(e->version, version) != 0
             || strlen(e->resource) != len
             || memcmp(e->resource, name, len) != 0)
         {
@@ -102,13 +102,9 @@ static const char * const  gcp_front_verb_order[] = {
 };
 
 
-/*
- * The upstream's APIResourceList narrowed to the surface: a new
- * reference, or NULL when it is not one.
- */
-static json_t *
-gcp_front_filter(const gcp_front_conf_t *conf, const gcp_apisvc_t *svc,
-    const json_t *doc)
+json_t *
+gcp_front_narrow(const gcp_front_conf_t *conf, const char *group,
+    const char *version, const json_t *doc)
 {
     size_t                     i, j, k;
     json_t                    *out, *list, *r, *verbs, *v;
@@ -131,7 +127,7 @@ gcp_front_filter(const gcp_front_conf_t *conf, const gcp_apisvc_t *svc,
 
     json_array_foreach(json_object_get(doc, "resources"), i, r) {
         name = json_string_value(json_object_get(r, "name"));
-        e = name ? gcp_front_doc_entry(conf, svc, name) : NULL;
+        e = name ? gcp_front_doc_entry(conf, group, version, name) : NULL;
 
         if (e == NULL) {
             continue;
@@ -193,7 +189,9 @@ gcp_front_done(void *arg, const gcp_http_result_t *res)
 
     if (res->error == GCP_HTTP_OK && res->status == 200) {
         doc = gcp_json_parse(gv->arena, res->body.data, res->body.len, &msg);
-        filtered = doc ? gcp_front_filter(conf, &gv->svc, doc) : NULL;
+        filtered = doc ? gcp_front_narrow(conf, gv->svc.group,
+                                          gv->svc.version, doc)
+                       : NULL;
     }
 
     gcp_arena_destroy(gv->arena);

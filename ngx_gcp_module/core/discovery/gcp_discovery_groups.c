@@ -76,6 +76,19 @@ gcp_disc_local_priority(gcp_agg_t *agg, const char *group,
 }
 
 
+/* A remote group-version (delegated or fronted). */
+static void
+gcp_disc_remote_gv(gcp_disc_gv_t *gv, const gcp_apisvc_t *svc)
+{
+    gv->group = svc->group;
+    gv->name = svc->name;
+    gv->v.version = svc->version;
+    gv->v.remote = svc;
+    gv->v.group_priority = svc->group_priority;
+    gv->v.version_priority = svc->version_priority;
+}
+
+
 /* Collects every group-version, each once; returns their number. */
 static size_t
 gcp_disc_collect(gcp_op_t *op, gcp_agg_t *agg, gcp_disc_gv_t *gvs)
@@ -125,31 +138,18 @@ gcp_disc_collect(gcp_op_t *op, gcp_agg_t *agg, gcp_disc_gv_t *gvs)
     nsvc = agg && !only ? gcp_agg_list(agg, &list) : 0;
 
     for (i = 0; i < nsvc; i++) {
-        if (!list[i]->remote
-            || gcp_front_doc(op->api, list[i]->group, list[i]->version))
+        if (list[i]->remote
+            && gcp_front_doc(op->api, list[i]->group, list[i]->version)
+               == NULL)
         {
-            continue;
+            gcp_disc_remote_gv(&gvs[n++], list[i]);
         }
-
-        gv = &gvs[n++];
-        gv->group = list[i]->group;
-        gv->name = list[i]->name;
-        gv->v.version = list[i]->version;
-        gv->v.remote = list[i];
-        gv->v.group_priority = list[i]->group_priority;
-        gv->v.version_priority = list[i]->version_priority;
     }
 
     nsvc = gcp_front_list(op->api, &list);
 
     for (i = 0; i < nsvc; i++) {
-        gv = &gvs[n++];
-        gv->group = list[i]->group;
-        gv->name = list[i]->name;
-        gv->v.version = list[i]->version;
-        gv->v.remote = list[i];
-        gv->v.group_priority = list[i]->group_priority;
-        gv->v.version_priority = list[i]->version_priority;
+        gcp_disc_remote_gv(&gvs[n++], list[i]);
     }
 
     return n;
