@@ -121,15 +121,17 @@ gcp_agg_identity_headers(gcp_arena_t *a, const gcp_user_t *user,
 
 /* What authentication consumed, every header SetAuthProxyHeaders sets. */
 const char * const *
-gcp_agg_removed_headers(gcp_op_t *op)
+gcp_agg_removed_headers(gcp_op_t *op, const char * const *more)
 {
-    size_t        i, n;
+    size_t        i, j, n;
     const char  **consumed, **out;
 
     static const char * const  identity[] = {
         "X-Remote-User", "X-Remote-Uid", "X-Remote-Group",
         "X-Remote-Extra-*", NULL
     };
+
+    const char * const  *lists[] = { identity, more };
 
     consumed = gcp_auth_consumed_headers(op->a, op->api->conf.auth);
     if (consumed == NULL) {
@@ -140,15 +142,21 @@ gcp_agg_removed_headers(gcp_op_t *op)
         /* void */
     }
 
-    out = gcp_alloc(op->a, (n + gcp_nelems(identity)) * sizeof(char *));
+    for (i = 0; more && more[i]; i++) {
+        /* void */
+    }
+
+    out = gcp_alloc(op->a, (n + gcp_nelems(identity) + i) * sizeof(char *));
     if (out == NULL) {
         return NULL;
     }
 
     memcpy(out, consumed, n * sizeof(char *));
 
-    for (i = 0; identity[i]; i++) {
-        out[n++] = identity[i];
+    for (j = 0; j < gcp_nelems(lists); j++) {
+        for (i = 0; lists[j] && lists[j][i]; i++) {
+            out[n++] = lists[j][i];
+        }
     }
 
     out[n] = NULL;
@@ -317,7 +325,7 @@ gcp_agg_delegate(gcp_op_t *op)
     p->long_running = gcp_agg_long_running(&op->ri);
     p->set = set;
     p->nset = (size_t) n;
-    p->remove = gcp_agg_removed_headers(op);
+    p->remove = gcp_agg_removed_headers(op, NULL);
 
     if (svc->ca.len) {
         p->ca.data = gcp_strndup(op->a, svc->ca.data, svc->ca.len);

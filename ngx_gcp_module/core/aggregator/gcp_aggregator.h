@@ -180,11 +180,12 @@ unsigned gcp_agg_long_running(const gcp_reqinfo_t *ri);
 
 /*
  * The request headers a proxied request loses: those authentication
- * consumed and every front-proxy identity header.  Returns a
- * NULL-terminated array (arena; a name ending in '*' is a prefix), or
- * NULL when out of memory.
+ * consumed, every front-proxy identity header, and those of more (a
+ * NULL-terminated list, or NULL).  Returns a NULL-terminated array
+ * (arena; a name ending in '*' is a prefix), or NULL when out of memory.
  */
-const char * const *gcp_agg_removed_headers(gcp_op_t *op);
+const char * const *gcp_agg_removed_headers(gcp_op_t *op,
+    const char * const *more);
 
 
 #endif /* _GCP_AGGREGATOR_H_INCLUDED_ */

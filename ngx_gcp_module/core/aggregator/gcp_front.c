@@ -201,36 +201,9 @@ gcp_front_verbs(const char *list, unsigned *verbs, const char **bad,
 
 
 /* What the proxied request loses: credentials, every identity header. */
-static const char * const *
-gcp_front_removed(gcp_op_t *op)
-{
-    size_t               n;
-    const char         **out;
-    const char * const  *agg;
-
-    static const char * const  more[] = {
-        "Authorization", "Impersonate-*", NULL
-    };
-
-    agg = gcp_agg_removed_headers(op);
-    if (agg == NULL) {
-        return NULL;
-    }
-
-    for (n = 0; agg[n]; n++) {
-        /* void */
-    }
-
-    out = gcp_alloc(op->a, (n + gcp_nelems(more)) * sizeof(char *));
-    if (out == NULL) {
-        return NULL;
-    }
-
-    memcpy(out, agg, n * sizeof(char *));
-    memcpy(out + n, more, sizeof(more));
-
-    return out;
-}
+static const char * const  gcp_front_removed[] = {
+    "Authorization", "Impersonate-*", NULL
+};
 
 
 /* The identity headers, and the bearer token when the front has one. */
@@ -379,7 +352,7 @@ gcp_front_route(gcp_op_t *op)
     p->long_running = gcp_agg_long_running(ri);
     p->set = set;
     p->nset = (size_t) n;
-    p->remove = gcp_front_removed(op);
+    p->remove = gcp_agg_removed_headers(op, gcp_front_removed);
 
     if (p->remove == NULL) {
         gcp_op_error(op, GCP_ENOMEM, NULL, NULL);
