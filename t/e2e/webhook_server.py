@@ -19,6 +19,7 @@ What it answers depends on the path:
                           annotation, "warn" a warning; otherwise allowed
     /label/KEY/VALUE      a JSONPatch setting label KEY to VALUE
     /annotate/KEY/VALUE   a JSONPatch setting annotation KEY to VALUE
+    /audit/KEY/VALUE      allowed, with the audit annotation KEY: VALUE
     /slow/SECONDS         allowed after SECONDS (a float)
     /hold                 allowed once the test sets gate (an Event)
     /error                HTTP 500, text/plain "boom"
@@ -197,6 +198,9 @@ class _Handler(http.server.BaseHTTPRequestHandler):
                 response["patchType"] = "JSONPatch"
                 response["patch"] = _patch(
                     _set_map_entry(obj, field, key, value))
+        elif path.startswith("/audit/"):
+            _, key, value = path[1:].split("/", 2)
+            response["auditAnnotations"] = {key: value}
         elif path.startswith("/slow/"):
             time.sleep(float(path.split("/")[2]))
         elif path == "/hold":

@@ -221,6 +221,16 @@ int gcp_webhook_deny(gcp_admit_t *ad, const gcp_webhook_t *hook,
     const json_t *status);
 
 /*
+ * Returns the HTTP status upstream counts for a failed call (the
+ * webhook's non-2xx status; otherwise 503 for a mutating webhook, 400 for
+ * a validating one, as their dispatchers word a transport error).
+ */
+int gcp_webhook_failure_code(const gcp_webhook_reply_t *r, int mutating);
+
+/* Returns the HTTP status of a webhook's denial (its code, 400 if none). */
+int gcp_webhook_deny_code(const json_t *status);
+
+/*
  * Responds 500 InternalError "failed calling webhook \"NAME\": why" (the
  * failure of a Fail webhook) and returns GCP_EINTERNAL.
  */

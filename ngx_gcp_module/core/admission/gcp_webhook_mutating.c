@@ -25,6 +25,7 @@
 #include "gcp_patch.h"
 #include "gcp_plugins.h"
 #include "gcp_reg.h"
+#include "gcp_time.h"
 #include "gcp_webhook.h"
 
 
@@ -46,12 +47,14 @@ typedef struct {
     gcp_webhook_invocation_t    inv;
     gcp_webhook_review_t        rv;
     json_t                     *sent;       /* the object as sent */
+    int64_t                     start_ns;   /* of the call (monotonic) */
     unsigned                    changed:1;
 } gcp_whmut_t;
 
 
 static void gcp_whmut_next(gcp_whmut_t *m);
-static void gcp_whmut_after(gcp_whmut_t *m, const char *failure);
+static void gcp_whmut_after(gcp_whmut_t *m, const char *failure,
+    int code);
 
 
 static int
@@ -86,14 +89,15 @@ gcp_whmut_require_reinvoke(gcp_whmut_t *m)
 
 
 static void
-gcp_whmut_annotate(gcp_whmut_t *m, const char *prefix, const char *value)
+gcp_whmut_annotate(gcp_whmut_t *m, const char *prefix, const char *value,
+    int request_level)
 {
     gcp_admit_t  *ad = m->ad;
 
     (void) gcp_admission_annotate(ad,
                gcp_sprintf(ad->op->a, "%sround_%d_index_%zu", prefix,
                            (int) ad->round, m->inv.index),
-               value);
+               value, request_level);
 }
 
 
@@ -113,6 +117,23 @@ gcp_whmut_note(gcp_whmut_t *m, const char *rest)
     gcp_buf_addc(&b, '}');
 
     return gcp_buf_failed(&b) ? "" : gcp_buf_cstr(&b);
+}
+
+
+/*
+ * A call is over, however it ended: its mutation annotation (upstream
+ * adds it whatever happens) and its metrics.
+ */
+static void
+gcp_whmut_ended(gcp_whmut_t *m, gcp_admit_wh_result_t result, int code)
+{
+    gcp_whmut_annotate(m, "mutation.webhook.admission.k8s.io/",
+                       gcp_whmut_note(m, m->changed ? ",\"mutated\":true"
+                                                    : ",\"mutated\":false"),
+                       0);
+
+    gcp_admission_webhook_observe(m->ad, m->inv.hook->name, m->start_ns,
+                                  result, code);
 }
 
 
@@ -215,7 +236,7 @@ gcp_whmut_patch(gcp_whmut_t *m, gcp_str_t patch, const char **failure)
     gcp_buf_addstr(&b, ",\"patchType\":\"JSONPatch\"");
 
     gcp_whmut_annotate(m, "patch.webhook.admission.k8s.io/",
-                       gcp_whmut_note(m, gcp_buf_cstr(&b)));
+                       gcp_whmut_note(m, gcp_buf_cstr(&b)), 1);
 
     return GCP_OK;
 }
@@ -232,7 +253,8 @@ gcp_whmut_reply(void *arg, const gcp_webhook_reply_t *r)
 
     if (r->rc != GCP_OK) {
         gcp_whmut_after(m, gcp_sprintf(ad->op->a, "failed to call webhook: "
-                                       "%s", r->error));
+                                       "%s", r->error),
+                        gcp_webhook_failure_code(r, 1));
         return;
     }
 
@@ -240,11 +262,13 @@ gcp_whmut_reply(void *arg, const gcp_webhook_reply_t *r)
                                     &err)
         != GCP_OK)
     {
-        gcp_whmut_after(m, err);
+        gcp_whmut_after(m, err, 503);
         return;
     }
 
     if (!resp.allowed) {
+        gcp_whmut_ended(m, GCP_ADMIT_WH_DENIED,
+                        gcp_webhook_deny_code(resp.status));
         gcp_whmut_finish(m, gcp_webhook_deny(ad, m->inv.hook, resp.status));
         return;
     }
@@ -255,28 +279,30 @@ gcp_whmut_reply(void *arg, const gcp_webhook_reply_t *r)
         rc = gcp_whmut_patch(m, resp.patch, &failure);
 
         if (rc != GCP_OK) {
+            gcp_whmut_ended(m, GCP_ADMIT_WH_INTERNAL, 0);
             gcp_whmut_finish(m, rc);
             return;
         }
     }
 
-    gcp_whmut_after(m, failure);
+    gcp_whmut_after(m, failure, 503);
 }
 
 
 /*
- * After a call: the mutation annotation, reinvocation bookkeeping, then
- * the failure, if any, by the webhook's policy.
+ * After a call allowed or failed (code: the failure's HTTP status as
+ * upstream counts it): the mutation annotation and metrics, reinvocation
+ * bookkeeping, then the failure, if any, by the webhook's policy.
  */
 static void
-gcp_whmut_after(gcp_whmut_t *m, const char *failure)
+gcp_whmut_after(gcp_whmut_t *m, const char *failure, int code)
 {
     gcp_admit_t          *ad = m->ad;
     const gcp_webhook_t  *h = m->inv.hook;
 
-    gcp_whmut_annotate(m, "mutation.webhook.admission.k8s.io/",
-                       gcp_whmut_note(m, m->changed ? ",\"mutated\":true"
-                                                    : ",\"mutated\":false"));
+    gcp_whmut_ended(m, failure == NULL ? GCP_ADMIT_WH_ALLOWED
+                       : h->ignore ? GCP_ADMIT_WH_FAILED_OPEN
+                       : GCP_ADMIT_WH_FAILED, code);
 
     if (m->changed) {
         gcp_whmut_require_reinvoke(m);
@@ -294,7 +320,7 @@ gcp_whmut_after(gcp_whmut_t *m, const char *failure)
         }
 
         gcp_whmut_annotate(m, "failed-open.mutation.webhook.admission.k8s.io/",
-                           h->name);
+                           h->name, 0);
     }
 
     gcp_whmut_next(m);
@@ -308,14 +334,18 @@ gcp_whmut_call(gcp_whmut_t *m)
     const char  *why;
 
     m->changed = 0;
+    m->start_ns = gcp_time_mono_ns();
 
     rc = gcp_webhook_call(m->p, m->ad, &m->inv, &m->rv, &m->sent, &why,
                           gcp_whmut_reply, m);
 
+    /* before a call: upstream's "could not get REST client" (500) */
+
     if (rc == GCP_EUNAVAILABLE) {
-        gcp_whmut_after(m, why);
+        gcp_whmut_after(m, why, 500);
 
     } else if (rc != GCP_OK) {
+        gcp_whmut_ended(m, GCP_ADMIT_WH_INTERNAL, 0);
         gcp_whmut_finish(m, rc);
     }
 }

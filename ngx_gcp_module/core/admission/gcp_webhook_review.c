@@ -448,7 +448,7 @@ gcp_webhook_review_response(gcp_admit_t *ad, const gcp_webhook_t *hook,
             (void) gcp_admission_annotate(ad,
                                           gcp_sprintf(a, "%s/%s", hook->name,
                                                       key),
-                                          json_string_value(v));
+                                          json_string_value(v), 0);
         }
     }
 
@@ -523,6 +523,30 @@ gcp_whr_details(gcp_buf_t *b, const json_t *d)
 
 
 int
+gcp_webhook_failure_code(const gcp_webhook_reply_t *r, int mutating)
+{
+    if (r->status >= 300 && r->status < 1000) {
+        return r->status;
+    }
+
+    return mutating ? 503 : 400;
+}
+
+
+int
+gcp_webhook_deny_code(const json_t *status)
+{
+    json_int_t  code;
+
+    code = json_integer_value(json_object_get(status, "code"));
+
+    /* never a refusal below 400 */
+
+    return code < 400 || code > 599 ? 400 : (int) code;
+}
+
+
+int
 gcp_webhook_deny(gcp_admit_t *ad, const gcp_webhook_t *hook,
     const json_t *status)
 {
@@ -532,16 +556,10 @@ gcp_webhook_deny(gcp_admit_t *ad, const gcp_webhook_t *hook,
     const char   *reason, *message, *denied;
     const json_t *details;
 
-    code = json_integer_value(json_object_get(status, "code"));
+    code = gcp_webhook_deny_code(status);
     reason = json_string_value(json_object_get(status, "reason"));
     message = json_string_value(json_object_get(status, "message"));
     details = json_object_get(status, "details");
-
-    /* never a refusal below 400 */
-
-    if (code < 400 || code > 599) {
-        code = 400;
-    }
 
     denied = gcp_sprintf(op->a, "admission webhook %s denied the request",
                          gcp_go_quote(op->a, hook->name,

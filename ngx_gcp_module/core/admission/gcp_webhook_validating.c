@@ -12,6 +12,7 @@
 #include <stdio.h>
 
 #include "gcp_plugins.h"
+#include "gcp_time.h"
 #include "gcp_webhook.h"
 
 
@@ -23,6 +24,9 @@ typedef struct {
     gcp_webhook_invocation_t    inv;
     gcp_webhook_review_t        rv;
     const char                 *failure;    /* a call failure */
+    int                         code;       /* its HTTP status, for the */
+                                            /* metrics */
+    int64_t                     start_ns;   /* of the call (monotonic) */
     const json_t               *denied;     /* the status of a denial */
     unsigned                    bad:1;      /* denied, or 400 for a dry */
                                             /* run: answer with it */
@@ -87,12 +91,21 @@ gcp_whval_finished(gcp_whval_call_t *c)
 
     c->done = 1;
 
+    gcp_admission_webhook_observe(ad, h->name, c->start_ns,
+                                  c->denied ? GCP_ADMIT_WH_DENIED
+                                  : c->bad ? GCP_ADMIT_WH_INTERNAL
+                                  : c->failure == NULL ? GCP_ADMIT_WH_ALLOWED
+                                  : h->ignore ? GCP_ADMIT_WH_FAILED_OPEN
+                                  : GCP_ADMIT_WH_FAILED,
+                                  c->denied ? gcp_webhook_deny_code(c->denied)
+                                            : c->code);
+
     if (c->failure && h->ignore) {
         (void) gcp_admission_annotate(ad,
                    gcp_sprintf(ad->op->a, "failed-open.validating.webhook."
                                "admission.k8s.io/round_0_index_%zu",
                                c->inv.index),
-                   h->name);
+                   h->name, 0);
     }
 
     if (--v->pending == 0 && !v->starting) {
@@ -112,12 +125,14 @@ gcp_whval_reply(void *arg, const gcp_webhook_reply_t *r)
     if (r->rc != GCP_OK) {
         c->failure = gcp_sprintf(ad->op->a, "failed to call webhook: %s",
                                  r->error);
+        c->code = gcp_webhook_failure_code(r, 0);
 
     } else if (gcp_webhook_review_response(ad, c->inv.hook, &c->rv, r->json,
                                            &resp, &err)
                != GCP_OK)
     {
         c->failure = err;
+        c->code = 503;
 
     } else if (!resp.allowed) {
         c->bad = 1;
@@ -135,6 +150,8 @@ gcp_whval_call(gcp_whval_call_t *c)
     json_t      *sent;
     const char  *why;
 
+    c->start_ns = gcp_time_mono_ns();
+
     rc = gcp_webhook_call(c->v->p, c->v->ad, &c->inv, &c->rv, &sent, &why,
                           gcp_whval_reply, c);
 
@@ -146,6 +163,7 @@ gcp_whval_call(gcp_whval_call_t *c)
 
     c->bad = rc != GCP_EUNAVAILABLE;
     c->failure = why;
+    c->code = 400;          /* upstream's "error getting REST client" */
 
     gcp_whval_finished(c);
 }

@@ -387,6 +387,7 @@ gcp_audit_emit(gcp_op_t *op, gcp_audit_req_t *r, const gcp_user_t *user,
     int                 complete;
     gcp_buf_t           b, uri;
     json_t             *resp;
+    const json_t       *sent;
     gcp_audit_t        *au = op->api->conf.audit;
     const char         *ct;
     struct timespec     now;
@@ -431,6 +432,7 @@ gcp_audit_emit(gcp_op_t *op, gcp_audit_req_t *r, const gcp_user_t *user,
     ev.now = strcmp(stage, "RequestReceived") == 0 ? &op->received : &now;
     ev.decision = r->decision;
     ev.reason = r->reason;
+    ev.notes = op->notes;
 
     resp = NULL;
     ct = op->resp.content_type;
@@ -466,9 +468,27 @@ gcp_audit_emit(gcp_op_t *op, gcp_audit_req_t *r, const gcp_user_t *user,
         ev.response_object = resp;
     }
 
-    /* a create names its object in the answer */
+    /*
+     * upstream's LogRequestObject: the objectRef of a create or an update
+     * completed from the object sent (its name, uid, resourceVersion),
+     * whatever the answer
+     */
 
-    if (complete && op->ri.name && op->ri.name[0] == '\0' && op->ri.verb
+    if (status && user && op->ri.verb
+        && (strcmp(op->ri.verb, "create") == 0
+            || strcmp(op->ri.verb, "update") == 0))
+    {
+        sent = ev.request_object ? ev.request_object
+               : gcp_audit_body(op, req->content_type, req->body);
+        ev.name = gcp_json_get_str(sent, "metadata", "name", NULL);
+        ev.uid = gcp_json_get_str(sent, "metadata", "uid", NULL);
+        ev.rv = gcp_json_get_str(sent, "metadata", "resourceVersion", NULL);
+    }
+
+    /* a create with generateName: the name in the answer */
+
+    if (complete && (ev.name == NULL || ev.name[0] == '\0') && op->ri.name
+        && op->ri.name[0] == '\0' && op->ri.verb
         && strcmp(op->ri.verb, "create") == 0 && status >= 200
         && status < 300)
     {

@@ -6,6 +6,7 @@
  */
 
 #include <arpa/inet.h>
+#include <stdlib.h>
 #include <strings.h>
 
 #include "gcp_audit_int.h"
@@ -239,12 +240,20 @@ gcp_audit_object_ref(gcp_buf_t *b, const gcp_audit_event_t *ev)
         gcp_audit_str(b, "name", name);
     }
 
+    if (ev->uid && ev->uid[0]) {
+        gcp_audit_str(b, "uid", ev->uid);
+    }
+
     if (ri->group[0]) {
         gcp_audit_str(b, "apiGroup", ri->group);
     }
 
     if (ri->version && ri->version[0]) {
         gcp_audit_str(b, "apiVersion", ri->version);
+    }
+
+    if (ev->rv && ev->rv[0]) {
+        gcp_audit_str(b, "resourceVersion", ev->rv);
     }
 
     if (ri->subresource[0]) {
@@ -286,6 +295,84 @@ gcp_audit_status(gcp_buf_t *b, const gcp_audit_event_t *ev)
 
     gcp_buf_addstr(b, ",\"code\":");
     gcp_buf_add_int(b, ev->status);
+    gcp_buf_addc(b, '}');
+}
+
+
+static int
+gcp_audit_note_cmp(const void *one, const void *two)
+{
+    const gcp_op_note_t * const  *a = one;
+    const gcp_op_note_t * const  *b = two;
+
+    return strcmp((*a)->key, (*b)->key);
+}
+
+
+/*
+ * The annotations of the event's level, sorted by key as Go writes a map:
+ * the authorization decision and reason, and those the request made
+ * (admission's; a patch only at the Request level and above).
+ */
+
+static void
+gcp_audit_annotations(gcp_buf_t *b, const gcp_audit_event_t *ev)
+{
+    size_t                i, n;
+    gcp_op_note_t         decision, reason;
+    const gcp_op_note_t  *note, **v;
+
+    n = ev->decision ? 2 : 0;
+
+    for (note = ev->notes; note; note = note->next) {
+        n++;
+    }
+
+    if (n == 0) {
+        return;
+    }
+
+    v = gcp_alloc(b->arena, n * sizeof(gcp_op_note_t *));
+    if (v == NULL) {
+        b->failed = 1;
+        return;
+    }
+
+    n = 0;
+
+    if (ev->decision) {
+        decision.key = "authorization.k8s.io/decision";
+        decision.value = ev->decision;
+        reason.key = "authorization.k8s.io/reason";
+        reason.value = ev->reason ? ev->reason : "";
+        v[n++] = &decision;
+        v[n++] = &reason;
+    }
+
+    for (note = ev->notes; note; note = note->next) {
+        if (!note->request_level || ev->level >= GCP_AUDIT_REQUEST) {
+            v[n++] = note;
+        }
+    }
+
+    if (n == 0) {
+        return;
+    }
+
+    qsort(v, n, sizeof(gcp_op_note_t *), gcp_audit_note_cmp);
+
+    gcp_buf_addstr(b, ",\"annotations\":{");
+
+    for (i = 0; i < n; i++) {
+        if (i) {
+            gcp_buf_addc(b, ',');
+        }
+
+        gcp_json_add_string(b, v[i]->key, strlen(v[i]->key));
+        gcp_buf_addc(b, ':');
+        gcp_json_add_string(b, v[i]->value, strlen(v[i]->value));
+    }
+
     gcp_buf_addc(b, '}');
 }
 
@@ -364,15 +451,7 @@ gcp_audit_event_write(gcp_buf_t *b, const gcp_audit_event_t *ev)
     gcp_buf_add(b, ts, gcp_time_format_micro(ts, ev->now));
     gcp_buf_addc(b, '"');
 
-    if (ev->decision) {
-        gcp_buf_addstr(b, ",\"annotations\":{\"authorization.k8s.io/"
-                       "decision\":\"");
-        gcp_buf_addstr(b, ev->decision);
-        gcp_buf_addstr(b, "\",\"authorization.k8s.io/reason\":");
-        gcp_json_add_string(b, ev->reason ? ev->reason : "",
-                            ev->reason ? strlen(ev->reason) : 0);
-        gcp_buf_addc(b, '}');
-    }
+    gcp_audit_annotations(b, ev);
 
     gcp_buf_addstr(b, "}\n");
 }

@@ -134,6 +134,8 @@ typedef struct {
     const char          *user_agent;
     const gcp_reqinfo_t *ri;            /* objectRef of resource requests */
     const char          *name;          /* objectRef's name, when known */
+    const char          *uid;           /* objectRef's uid, or NULL */
+    const char          *rv;            /* its resourceVersion, or NULL */
     int                  status;        /* 0: no responseStatus */
     const json_t        *status_body;   /* a Status answered, or NULL */
     const json_t        *request_object;
@@ -143,6 +145,7 @@ typedef struct {
     const struct timespec  *now;
     const char          *decision;      /* "allow", "forbid", NULL */
     const char          *reason;
+    const gcp_op_note_t *notes;         /* the request's annotations */
 } gcp_audit_event_t;
 
 /* Appends ev as one JSON line (newline included) to b. */

@@ -7,8 +7,10 @@
 #include <stdlib.h>
 
 #include "gcp_admission.h"
+#include "gcp_log.h"
 #include "gcp_metrics.h"
 #include "gcp_time.h"
+#include "gcp_validation.h"
 
 
 typedef struct {
@@ -161,6 +163,89 @@ gcp_admission_observe(gcp_admit_t *ad, const char *name, int64_t start,
 }
 
 
+void
+gcp_admission_webhook_observe(gcp_admit_t *ad, const char *name,
+    int64_t start_ns, gcp_admit_wh_result_t result, int code)
+{
+    int           rejected;
+    char          status[16];
+    const char   *type, *operation, *error_type;
+    const char   *v[6];
+
+    static const char * const  ops[] = { "CREATE", "UPDATE", "DELETE" };
+
+    if (!gcp_metrics_on()) {
+        return;
+    }
+
+    /* upstream's words: "admit" for both steps of a mutating webhook */
+
+    type = ad->mutating ? "admit" : "validating";
+    operation = ops[ad->operation];
+    rejected = result == GCP_ADMIT_WH_FAILED || result == GCP_ADMIT_WH_DENIED
+               || result == GCP_ADMIT_WH_INTERNAL;
+
+    if (result == GCP_ADMIT_WH_ALLOWED) {
+        code = 200;
+
+    } else if (result == GCP_ADMIT_WH_INTERNAL) {
+        code = 0;
+    }
+
+    snprintf(status, sizeof(status), "%d", gcp_min(code, 600));
+
+    /* name, operation, rejected, type */
+
+    v[0] = name;
+    v[1] = operation;
+    v[2] = rejected ? "true" : "false";
+    v[3] = type;
+    v[4] = NULL;
+
+    gcp_metric_observe(GCP_M_ADMISSION_WEBHOOK, v,
+                       (double) (gcp_time_mono_ns() - start_ns) / 1e9);
+
+    /* code, name, operation, rejected, type */
+
+    v[0] = status;
+    v[1] = name;
+    v[2] = operation;
+    v[3] = rejected ? "true" : "false";
+    v[4] = type;
+    v[5] = NULL;
+
+    gcp_metric_inc(GCP_M_ADMISSION_WEBHOOK_REQUESTS, v);
+
+    if (result == GCP_ADMIT_WH_FAILED_OPEN) {
+        v[0] = name;
+        v[1] = type;
+        v[2] = NULL;
+
+        gcp_metric_inc(GCP_M_ADMISSION_WEBHOOK_FAIL_OPEN, v);
+        return;
+    }
+
+    if (!rejected) {
+        return;
+    }
+
+    /* error_type, name, operation, rejection_code, type */
+
+    error_type = result == GCP_ADMIT_WH_FAILED ? "calling_webhook_error"
+                 : result == GCP_ADMIT_WH_DENIED ? "no_error"
+                 : "apiserver_internal_error";
+
+    v[0] = error_type;
+    v[1] = name;
+    v[2] = operation;
+    v[3] = status;
+    v[4] = type;
+    v[5] = NULL;
+
+    gcp_metric_inc(GCP_M_ADMISSION_WEBHOOK_REJECTIONS, v);
+}
+
+
 static void
 gcp_admission_end(gcp_admit_t *ad, int rc)
 {
@@ -257,31 +342,65 @@ gcp_admission_slot(gcp_admit_t *ad)
 }
 
 
-int
-gcp_admission_annotate(gcp_admit_t *ad, const char *key, const char *value)
+/* upstream's checkKeyFormat */
+static const char *
+gcp_admission_key_error(gcp_arena_t *a, const char *key)
 {
-    gcp_admit_note_t  *n;
+    size_t       i;
+    gcp_buf_t    b;
+    const char  *slash;
+    gcp_msgs_t   m;
 
-    for (n = ad->notes; n; n = n->next) {
-        if (strcmp(n->key, key) == 0) {
-            return GCP_OK;
+    slash = strchr(key, '/');
+
+    if (slash == NULL || strchr(slash + 1, '/')) {
+        return "annotation key has invalid format, the right format is a "
+               "DNS subdomain prefix and '/' and key name. (e.g. "
+               "'podsecuritypolicy.admission.k8s.io/admit-policy')";
+    }
+
+    if (gcp_is_qualified_name(key, strlen(key), &m)) {
+        gcp_buf_init(&b, a);
+
+        for (i = 0; i < m.n; i++) {
+            gcp_buf_addstr(&b, i ? "," : "");
+            gcp_buf_addstr(&b, m.msg[i]);
         }
+
+        return gcp_sprintf(a, "annotation key has invalid format %s. A "
+                           "qualified name like 'podsecuritypolicy."
+                           "admission.k8s.io/admit-policy' is required.",
+                           gcp_buf_cstr(&b));
     }
 
-    n = gcp_alloc(ad->op->a, sizeof(gcp_admit_note_t));
-    if (n == NULL) {
-        return GCP_ENOMEM;
+    return NULL;
+}
+
+
+int
+gcp_admission_annotate(gcp_admit_t *ad, const char *key, const char *value,
+    int request_level)
+{
+    int          rc;
+    const char  *err;
+
+    err = gcp_admission_key_error(ad->op->a, key);
+
+    if (err == NULL) {
+        rc = gcp_op_annotate(ad->op, key, value, request_level);
+
+        if (rc == GCP_EEXISTS) {
+            err = "admission annotations are not allowed to be overwritten";
+        }
+
+    } else {
+        rc = GCP_EINVALID;
     }
 
-    n->key = gcp_strdup(ad->op->a, key);
-    n->value = gcp_strdup(ad->op->a, value);
-
-    if (n->key == NULL || n->value == NULL) {
-        return GCP_ENOMEM;
+    if (err) {
+        gcp_log(GCP_LOG_WARN, "failed to set admission audit annotation "
+                "%s to %s: %s", key, value, err);
     }
 
-    n->next = ad->notes;
-    ad->notes = n;
-
-    return GCP_OK;
+    return rc;
 }

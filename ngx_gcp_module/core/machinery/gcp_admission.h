@@ -46,16 +46,6 @@ typedef struct gcp_admit_s  gcp_admit_t;
 typedef void (*gcp_admit_done_pt)(gcp_admit_t *ad, int rc);
 
 
-/* An audit annotation a plugin left ("WEBHOOK/KEY": "VALUE"). */
-typedef struct gcp_admit_note_s  gcp_admit_note_t;
-
-struct gcp_admit_note_s {
-    gcp_admit_note_t   *next;
-    const char         *key;
-    const char         *value;
-};
-
-
 struct gcp_admit_s {
     gcp_op_t           *op;         /* user: op->req->user; op->res, ri */
     gcp_admit_op_t      operation;
@@ -74,7 +64,6 @@ struct gcp_admit_s {
 
     /* the plugins' state for this request, by position in the chain */
     void               *ctx[GCP_ADMISSION_MAX_PLUGINS];
-    gcp_admit_note_t   *notes;      /* audit annotations, newest first */
 
     /* the runner's state */
     size_t              next;
@@ -196,13 +185,39 @@ void gcp_admission_validate(gcp_admit_t *ad, gcp_admit_done_pt done);
  */
 void **gcp_admission_slot(gcp_admit_t *ad);
 
+/* How a webhook call ended, for its metrics. */
+typedef enum {
+    GCP_ADMIT_WH_ALLOWED = 0,       /* allowed (mutated or not) */
+    GCP_ADMIT_WH_FAILED_OPEN,       /* a call failure, failurePolicy */
+                                    /* Ignore */
+    GCP_ADMIT_WH_FAILED,            /* a call failure that refuses */
+    GCP_ADMIT_WH_DENIED,            /* the webhook refused */
+    GCP_ADMIT_WH_INTERNAL           /* this server's own error */
+} gcp_admit_wh_result_t;
+
 /*
- * Keeps an audit annotation for the request (key and value are copied
- * into the request's arena); an existing key keeps its first value, as
- * upstream.  Returns GCP_OK or GCP_ENOMEM.
+ * A webhook call of the running step is over (start_ns: when it started,
+ * monotonic): upstream's ObserveWebhook (apiserver_admission_webhook_
+ * admission_duration_seconds and _request_total), ObserveWebhookRejection
+ * and ObserveWebhookFailOpen.  code: the HTTP status the call ended with
+ * as upstream counts it (200 allowed, a denial's code, a failure's),
+ * ignored for GCP_ADMIT_WH_ALLOWED and _INTERNAL.
+ */
+void gcp_admission_webhook_observe(gcp_admit_t *ad, const char *name,
+    int64_t start_ns, gcp_admit_wh_result_t result, int code);
+
+/*
+ * Keeps an audit annotation for the request (upstream's
+ * AddAnnotationWithLevel; the request's audit events show it,
+ * gcp_op_annotate()): key must be a qualified name with a prefix
+ * ("PREFIX/NAME"); an existing key keeps its first value, as upstream.
+ * request_level: only at the Request level and above (a webhook's
+ * patch), else from Metadata on.  What upstream refuses is logged at
+ * warn level.  Returns GCP_OK, GCP_EINVALID (a bad key), GCP_EEXISTS or
+ * GCP_ENOMEM.
  */
 int gcp_admission_annotate(gcp_admit_t *ad, const char *key,
-    const char *value);
+    const char *value, int request_level);
 
 
 #endif /* _GCP_ADMISSION_H_INCLUDED_ */

@@ -41,6 +41,38 @@ gcp_op_warning(gcp_op_t *op, const char *text)
 }
 
 
+int
+gcp_op_annotate(gcp_op_t *op, const char *key, const char *value,
+    int request_level)
+{
+    gcp_op_note_t  *n;
+
+    for (n = op->notes; n; n = n->next) {
+        if (strcmp(n->key, key) == 0) {
+            return strcmp(n->value, value) == 0 ? GCP_OK : GCP_EEXISTS;
+        }
+    }
+
+    n = gcp_alloc(op->a, sizeof(gcp_op_note_t));
+    if (n == NULL) {
+        return GCP_ENOMEM;
+    }
+
+    n->key = gcp_strdup(op->a, key);
+    n->value = gcp_strdup(op->a, value);
+    n->request_level = request_level ? 1 : 0;
+
+    if (n->key == NULL || n->value == NULL) {
+        return GCP_ENOMEM;
+    }
+
+    n->next = op->notes;
+    op->notes = n;
+
+    return GCP_OK;
+}
+
+
 static int
 gcp_op_has_header(gcp_op_t *op, const char *name)
 {

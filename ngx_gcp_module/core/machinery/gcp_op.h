@@ -30,6 +30,22 @@ typedef struct gcp_registry_s  gcp_registry_t;
 typedef struct gcp_op_s        gcp_op_t;
 
 
+/*
+ * An audit annotation of the request (upstream's AddAuditAnnotation, and
+ * admission's AddAnnotationWithLevel): written into its audit events of
+ * the stages after it was made, at the levels it allows.
+ */
+typedef struct gcp_op_note_s   gcp_op_note_t;
+
+struct gcp_op_note_s {
+    gcp_op_note_t      *next;
+    const char         *key;
+    const char         *value;
+    unsigned            request_level:1;    /* only at Request level and */
+                                            /* above (a patch) */
+};
+
+
 struct gcp_api_s {
     gcp_api_conf_t      conf;
     gcp_store_t        *store;
@@ -81,6 +97,8 @@ struct gcp_op_s {
     void                     *observe;      /* gcp_observe.c's state */
     void                     *audit;        /* gcp_audit.c's, NULL: not */
                                             /* audited */
+    gcp_op_note_t            *notes;        /* audit annotations, newest */
+                                            /* first */
 
     unsigned                  responded:1;
 };
@@ -92,6 +110,16 @@ void gcp_op_header(gcp_op_t *op, const char *name, const char *value);
 
 /* Adds "Warning: 299 - \"text\"". */
 void gcp_op_warning(gcp_op_t *op, const char *text);
+
+/*
+ * Keeps an audit annotation (key and value copied into the arena); a key
+ * already there keeps its first value, as upstream refuses to overwrite
+ * one (the same value again is no change).  request_level: only in
+ * events at the Request level and above.  Returns GCP_OK, GCP_EEXISTS
+ * (the key is taken) or GCP_ENOMEM.
+ */
+int gcp_op_annotate(gcp_op_t *op, const char *key, const char *value,
+    int request_level);
 
 /*
  * Completes the request with status and a body owned by the arena (may be

@@ -99,6 +99,10 @@ typedef enum {
     /* admission (machinery/gcp_admission.c) */
     GCP_M_ADMISSION_STEP,
     GCP_M_ADMISSION_CONTROLLER,
+    GCP_M_ADMISSION_WEBHOOK,
+    GCP_M_ADMISSION_WEBHOOK_REQUESTS,
+    GCP_M_ADMISSION_WEBHOOK_REJECTIONS,
+    GCP_M_ADMISSION_WEBHOOK_FAIL_OPEN,
 
     /* authentication and authorization (authn/) */
     GCP_M_AUTHN_USER_REQUESTS,

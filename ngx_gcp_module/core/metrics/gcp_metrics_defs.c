@@ -43,6 +43,14 @@ static const char * const  gcp_l_step[] = { "operation", "rejected", "type",
                                             NULL };
 static const char * const  gcp_l_controller[] = { "name", "operation",
                                                   "rejected", "type", NULL };
+static const char * const  gcp_l_wh_request[] = { "code", "name",
+                                                  "operation", "rejected",
+                                                  "type", NULL };
+static const char * const  gcp_l_wh_rejection[] = { "error_type", "name",
+                                                    "operation",
+                                                    "rejection_code", "type",
+                                                    NULL };
+static const char * const  gcp_l_wh_fail_open[] = { "name", "type", NULL };
 static const char * const  gcp_l_username[] = { "username", NULL };
 static const char * const  gcp_l_result[] = { "result", NULL };
 static const char * const  gcp_l_decision[] = { "decision", "name", "type",
@@ -83,6 +91,10 @@ static const double  gcp_b_event[] = {
 
 static const double  gcp_b_admission[] = {
     0.005, 0.025, 0.1, 0.5, 1.0, 2.5
+};
+
+static const double  gcp_b_webhook[] = {
+    0.005, 0.025, 0.1, 0.5, 1.0, 2.5, 10, 25
 };
 
 /* ExponentialBuckets(0.001, 2, 15) */
@@ -254,6 +266,45 @@ static const gcp_metric_def_t  gcp_metric_defs[GCP_M_LAST] = {
         "resource and type (validate or admit).",
         GCP_METRIC_HISTOGRAM, gcp_l_controller,
         gcp_buckets(gcp_b_admission), 128, GCP_NS, GCP_MAIN, 0 },
+
+    [GCP_M_ADMISSION_WEBHOOK] = {
+        "apiserver_admission_webhook_admission_duration_seconds",
+        "[STABLE] Admission webhook latency histogram in seconds, "
+        "identified by name and broken out for each operation and API "
+        "resource and type (validate or admit).",
+        GCP_METRIC_HISTOGRAM, gcp_l_controller, gcp_buckets(gcp_b_webhook),
+        256, GCP_NS, GCP_MAIN, 0 },
+
+    [GCP_M_ADMISSION_WEBHOOK_REQUESTS] = {
+        "apiserver_admission_webhook_request_total",
+        "[ALPHA] Admission webhook request total, identified by name and "
+        "broken out for each admission type (validating or mutating) and "
+        "operation. Additional labels specify whether the request was "
+        "rejected or not and an HTTP status code. Codes greater than 600 "
+        "are truncated to 600, to keep the metrics cardinality bounded.",
+        GCP_METRIC_COUNTER, gcp_l_wh_request, NULL, 0, 256, 1, GCP_MAIN,
+        0 },
+
+    [GCP_M_ADMISSION_WEBHOOK_REJECTIONS] = {
+        "apiserver_admission_webhook_rejection_count",
+        "[ALPHA] Admission webhook rejection count, identified by name and "
+        "broken out for each admission type (validating or admit) and "
+        "operation. Additional labels specify an error type "
+        "(calling_webhook_error or apiserver_internal_error if an error "
+        "occurred; no_error otherwise) and optionally a non-zero rejection "
+        "code if the webhook rejects the request with an HTTP status code "
+        "(honored by the apiserver when the code is greater or equal to "
+        "400). Codes greater than 600 are truncated to 600, to keep the "
+        "metrics cardinality bounded.",
+        GCP_METRIC_COUNTER, gcp_l_wh_rejection, NULL, 0, 256, 1, GCP_MAIN,
+        0 },
+
+    [GCP_M_ADMISSION_WEBHOOK_FAIL_OPEN] = {
+        "apiserver_admission_webhook_fail_open_count",
+        "[ALPHA] Admission webhook fail open count, identified by name and "
+        "broken out for each admission type (validating or mutating).",
+        GCP_METRIC_COUNTER, gcp_l_wh_fail_open, NULL, 0, 128, 1, GCP_MAIN,
+        0 },
 
     [GCP_M_AUTHN_USER_REQUESTS] = {
         "authenticated_user_requests",

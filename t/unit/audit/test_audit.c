@@ -458,6 +458,82 @@ test_impersonation_and_watch(void **state)
 }
 
 
+/*
+ * The annotations of an event: the authorization decision and those the
+ * request made (admission's), sorted by key as Go writes a map; one made
+ * at the Request level (a webhook's patch) only at that level and above.
+ */
+static void
+test_annotations(void **state)
+{
+    gcp_buf_t           b;
+    gcp_arena_t        *a;
+    gcp_op_note_t       n1, n2, n3;
+    struct timespec     ts = { 0, 0 };
+    gcp_audit_event_t   ev;
+    const char         *line;
+
+    (void) state;
+
+    a = gcp_arena_create(4096);
+    assert_non_null(a);
+
+    n3.next = NULL;
+    n3.key = "patch.webhook.admission.k8s.io/round_0_index_0";
+    n3.value = "{\"patch\":[]}";
+    n3.request_level = 1;
+    n2.next = &n3;
+    n2.key = "mutation.webhook.admission.k8s.io/round_0_index_0";
+    n2.value = "{\"mutated\":true}";
+    n2.request_level = 0;
+    n1.next = &n2;
+    n1.key = "a.example.com/key";
+    n1.value = "\"quoted\"";
+    n1.request_level = 0;
+
+    memset(&ev, 0, sizeof(ev));
+    ev.level = GCP_AUDIT_METADATA;
+    ev.stage = "ResponseComplete";
+    ev.uri = "/";
+    ev.received = &ts;
+    ev.now = &ts;
+    ev.decision = "allow";
+    ev.reason = "why";
+    ev.notes = &n1;
+
+    gcp_buf_init(&b, a);
+    gcp_audit_event_write(&b, &ev);
+    line = gcp_buf_cstr(&b);
+    assert_non_null(strstr(line, ",\"annotations\":{"
+                           "\"a.example.com/key\":\"\\\"quoted\\\"\","
+                           "\"authorization.k8s.io/decision\":\"allow\","
+                           "\"authorization.k8s.io/reason\":\"why\","
+                           "\"mutation.webhook.admission.k8s.io/"
+                           "round_0_index_0\":\"{\\\"mutated\\\":true}\"}}"));
+
+    /* Request: the patch too */
+
+    ev.level = GCP_AUDIT_REQUEST;
+    gcp_buf_init(&b, a);
+    gcp_audit_event_write(&b, &ev);
+    line = gcp_buf_cstr(&b);
+    assert_non_null(strstr(line, "round_0_index_0\":\"{\\\"mutated\\\":true}\","
+                           "\"patch.webhook.admission.k8s.io/round_0_index_0"
+                           "\":\"{\\\"patch\\\":[]}\"}}"));
+
+    /* only a patch, below Request, no decision: no annotations */
+
+    ev.level = GCP_AUDIT_METADATA;
+    ev.decision = NULL;
+    ev.notes = &n3;
+    gcp_buf_init(&b, a);
+    gcp_audit_event_write(&b, &ev);
+    assert_null(strstr(gcp_buf_cstr(&b), "annotations"));
+
+    gcp_arena_destroy(a);
+}
+
+
 int
 main(void)
 {
@@ -468,6 +544,7 @@ main(void)
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(test_impersonation_and_watch, setup,
                                         teardown),
+        cmocka_unit_test(test_annotations),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
