@@ -665,6 +665,12 @@ ngx_http_gcp_proxy_filter_init(void *data)
         return NGX_ERROR;
     }
 
+    /* a watch's: its audit event ResponseStarted */
+
+    if (ctx->proxy->long_running && gctx->call) {
+        gcp_api_proxy_started(&gctx->call->req, (int) r->headers_out.status);
+    }
+
     if (u->headers_in.status_n == NGX_HTTP_NO_CONTENT
         || u->headers_in.status_n == NGX_HTTP_NOT_MODIFIED
         || ctx->head

@@ -470,6 +470,24 @@ def test_kubectl_create_get_delete_watch(things):
     assert "w1" not in srv.kubectl("get", "widgets", "-n", "default",
                                    check=False).stdout
 
+    # the proxied watch audited as upstream audits long-running requests:
+    # ResponseStarted when its headers went out, ResponseComplete when it
+    # ended (kubectl went away)
+    def watch_events():
+        with open(srv.audit_log) as f:
+            evs = [json.loads(line) for line in f]
+        ids = [e["auditID"] for e in evs if e["verb"] == "watch"
+               and e["objectRef"].get("resource") == "widgets"]
+        return [e for e in evs if ids and e["auditID"] == ids[0]]
+
+    assert eventually(lambda: len(watch_events()) == 2, 20), watch_events()
+    started, complete = watch_events()
+    assert started["stage"] == "ResponseStarted"
+    assert started["responseStatus"]["code"] == 200
+    assert complete["stage"] == "ResponseComplete"
+    assert started["requestURI"] == complete["requestURI"]
+    assert "watch=true" in started["requestURI"]
+
 
 def test_proxied_requests_counted_with_their_code(things):
     """A proxied request is counted in apiserver_request_total once it is

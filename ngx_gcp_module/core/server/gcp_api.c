@@ -716,6 +716,17 @@ gcp_api_proxy_end(gcp_request_t *req, int status, size_t size)
 
 
 void
+gcp_api_proxy_started(gcp_request_t *req, int status)
+{
+    gcp_op_t  *op = (gcp_op_t *) req->call;
+
+    if (op) {
+        gcp_audit_started(op, status);
+    }
+}
+
+
+void
 gcp_api_cancel(gcp_request_t *req)
 {
     gcp_op_t  *op = (gcp_op_t *) req->call;

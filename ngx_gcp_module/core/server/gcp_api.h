@@ -55,6 +55,15 @@ int gcp_api_proxied(gcp_api_t *api, const char *path, size_t len);
 void gcp_api_proxy_end(gcp_request_t *req, int status, size_t size);
 
 /*
+ * Called by the adapter when the headers of a long-running proxied
+ * request (gcp_proxy_t.long_running: a watch, an upgraded connection)
+ * went to its client with status: the audit event ResponseStarted, as
+ * upstream writes it for long-running requests.  At most once, before
+ * gcp_api_proxy_end().
+ */
+void gcp_api_proxy_started(gcp_request_t *req, int status);
+
+/*
  * Called by the adapter when the client went away during a stream: the core
  * stops the watch and never calls req->done or req->stream again.  Must not
  * be called before done was called, nor after stream->end.
