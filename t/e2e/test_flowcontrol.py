@@ -449,50 +449,81 @@ def queue_of(fs, user, queues):
     return struct.unpack("<Q", h[:8])[0] % queues
 
 
+def set_shares(srv, name, shares):
+    r = req(srv, "PATCH", FC + "/prioritylevelconfigurations/" + name,
+            {"spec": {"limited": {"nominalConcurrencyShares": shares}}},
+            headers={"Content-Type": "application/merge-patch+json"})
+    assert r.status == 200, r
+
+
 def test_fair_queuing(srv):
-    # two accounts whose flows have a queue each
-    names = ["fair-a"]
-    for i in range(64):
-        b = "fair-b%d" % i
-        if queue_of("fairs", "system:serviceaccount:apf:" + b, 64) != \
-                queue_of("fairs", "system:serviceaccount:apf:fair-a", 64):
-            names.append(b)
-            break
-    tok = {n: token(srv, n) for n in names}
+    """Fairness between two flows of one level, each in a queue of its
+    own, sharing one seat: the seat alternates between them.  Judged by
+    what the server dispatched (apiserver_flowcontrol_dispatched_requests_
+    total; each flow has a FlowSchema of its own so that the counts tell
+    them apart), never by the order in which the client sees answers,
+    which a loaded machine shuffles."""
+    a_fs, a_user = "fair-a", "system:serviceaccount:apf:fair-a"
+    b_user = "system:serviceaccount:apf:fair-b"
+    b_fs = next(fs for fs in ("fair-b%d" % i for i in range(64))
+                if queue_of(fs, b_user, 64) != queue_of(a_fs, a_user, 64))
+    tok = {"a": token(srv, "fair-a"), "b": token(srv, "fair-b")}
 
     # no seat at first ("jail"): every request waits
     assert req(srv, "POST", FC + "/prioritylevelconfigurations",
                level("fair", 0, queues=64)).status == 201
-    assert req(srv, "POST", FC + "/flowschemas",
-               schema("fairs", "fair", names)).status == 201
+    for fs, account in ((a_fs, "fair-a"), (b_fs, "fair-b")):
+        assert req(srv, "POST", FC + "/flowschemas",
+                   schema(fs, "fair", [account])).status == 201
     assert eventually(lambda: level_row(srv, "fair") is not None)
 
-    done, lock = [], threading.Lock()
+    def dispatched():
+        m = metrics(srv)
+        return {w: int(value(m, "apiserver_flowcontrol_dispatched_"
+                             "requests_total", flow_schema=fs,
+                             priority_level="fair"))
+                for w, fs in (("a", a_fs), ("b", b_fs))}
 
-    def run(name):
-        r = req(srv, "GET", "/version", tok=tok[name])
+    # slow lists (3 s in their seat), allowed to wait a minute in queue
+    # (a quarter of their timeout)
+    out, lock = [], threading.Lock()
+
+    def run(who):
+        r = req(srv, "GET", SLOW + "&timeout=240s", tok=tok[who],
+                timeout=300)
         with lock:
-            done.append((name, r.status))
+            out.append((who, r.status))
 
     threads = []
-    for name, waiting in ((names[0], 8), (names[1], 16)):
-        for _ in range(8):
-            threads.append(threading.Thread(target=run, args=(name,)))
+    for who, waiting in (("a", 4), ("b", 8)):
+        for _ in range(4):
+            threads.append(threading.Thread(target=run, args=(who,)))
             threads[-1].start()
+        # flow a's four are queued before any of flow b's
         assert eventually(lambda: int(level_row(srv, "fair")
-                                      ["WaitingRequests"]) == waiting)
+                                      ["WaitingRequests"]) == waiting, 30)
 
-    # one seat: requests go one at a time, each flow's in turn
-    r = req(srv, "PATCH", FC + "/prioritylevelconfigurations/fair",
-            {"spec": {"limited": {"nominalConcurrencyShares": 1}}},
-            headers={"Content-Type": "application/merge-patch+json"})
-    assert r.status == 200
+    # one seat; once two went through it, no seat again
+    set_shares(srv, "fair", 1)
+    assert eventually(lambda: sum(dispatched().values()) >= 2, 60)
+    set_shares(srv, "fair", 0)
+    assert eventually(lambda: int(level_row(srv, "fair")
+                                  ["ExecutingRequests"]) == 0, 30)
+
+    # each flow had the seat in turn; first come, first served would
+    # have given flow a all of its four first
+    d = dispatched()
+    assert abs(d["a"] - d["b"]) <= 1, d
+    assert d["b"] >= 1, d
+
+    # the rest, with seats again
+    set_shares(srv, "fair", 100)
     for t in threads:
-        t.join(60)
-    assert all(status == 200 for _, status in done)
-    first = [name for name, _ in done[:8]]
-    # first come, first served would give flow a all eight
-    assert first.count(names[1]) >= 3, done
+        t.join(120)
+    assert sorted(out) == [("a", 504)] * 4 + [("b", 504)] * 4
+    assert dispatched() == {"a": 4, "b": 4}
+    # the shares the other levels' limits are computed with (309 in all)
+    set_shares(srv, "fair", 1)
 
 
 def test_limit_across_workers(srv):
