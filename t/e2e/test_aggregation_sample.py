@@ -5,10 +5,11 @@ it authenticates ngx_gcp's proxy by the front-proxy client certificate
 (trusting the extension-apiserver-authentication ConfigMap ngx_gcp
 publishes), reads the caller's identity from the X-Remote-* headers,
 authorizes by SubjectAccessReview back to ngx_gcp, and lists namespaces
-through it.  Its webhook admission plugins are switched off (its README
-says why); its API Priority and Fairness informers need
-flowcontrol.apiserver.k8s.io from ngx_gcp for its /readyz, which the tests
-check when ngx_gcp serves that group.
+through it.  Its admission plugins are all on, as in the wild: its
+webhook plugins watch ngx_gcp's Mutating and ValidatingWebhookConfigurations
+and call the webhooks they name for its own resources; its API Priority
+and Fairness informers need flowcontrol.apiserver.k8s.io from ngx_gcp for
+its /readyz (issue 18).
 """
 
 import json
@@ -23,13 +24,12 @@ from gcp_http import call
 from gcp_server import GcpServer
 from gcp_wait import eventually
 from kubectl_watch import KubectlWatch
+from webhook_server import WebhookServer
 
 pytestmark = pytest.mark.skipif(not sample_apiserver.available(),
                                 reason="no sample-apiserver in the peers")
 
 APISVC = "/apis/apiregistration.k8s.io/v1/apiservices"
-DISABLED = ("--disable-admission-plugins=MutatingAdmissionWebhook,"
-            "ValidatingAdmissionWebhook,ValidatingAdmissionPolicy")
 
 
 def raw(srv, method, path, body=None, cert="admin", headers=None):
@@ -57,8 +57,7 @@ def wardle(tmp_path_factory):
                         % port)
         srv.start(timeout=60)
         w = sample_apiserver.SampleApiserver(srv, etcd.endpoints,
-                                             os.path.join(d, "wardle"), pki,
-                                             [DISABLED])
+                                             os.path.join(d, "wardle"), pki)
         w.port = port
         w.start()
         try:
@@ -90,13 +89,67 @@ def flunder(name, ns="demo"):
                        "metadata": {"name": name, "namespace": ns}})
 
 
-def test_ready_with_flowcontrol(wardle):
+def test_ready_with_flowcontrol_and_webhooks(wardle):
+    """Its /readyz: every informer synced, the APF ones (FlowSchemas and
+    PriorityLevelConfigurations, v1beta3) and the webhook plugins' ones
+    (the webhook configurations) on ngx_gcp's lists and watches."""
     srv, w = wardle
-    r = raw(srv, "GET", "/apis/flowcontrol.apiserver.k8s.io")
-    if r.status == 404:
-        pytest.skip("ngx_gcp does not serve flowcontrol.apiserver.k8s.io: "
-                    "the sample's APF informers cannot sync")
-    assert w.ready(60), w.logs()[-3000:]
+    assert w.ready(90), w.logs()[-3000:]
+    assert "--disable-admission-plugins" not in " ".join(w.extra_args)
+
+
+def test_webhooks_called_by_the_sample(wardle):
+    """A ValidatingWebhookConfiguration stored in ngx_gcp for flunders:
+    the sample's ValidatingAdmissionWebhook plugin finds it through its
+    informer and calls the webhook, which refuses; ngx_gcp passes the
+    sample's Status on.  Removed, flunders are created again."""
+    srv, w = wardle
+    with WebhookServer() as wh:
+        name = "deny-flunders"
+        hook = {"name": "deny.flunders.example.com",
+                "clientConfig": {"url": wh.url("/deny"),
+                                 "caBundle": wh.ca_bundle},
+                "rules": [{"apiGroups": ["wardle.example.com"],
+                           "apiVersions": ["*"], "operations": ["CREATE"],
+                           "resources": ["flunders"]}],
+                "sideEffects": "None", "admissionReviewVersions": ["v1"],
+                "timeoutSeconds": 10}
+        r = raw(srv, "POST", "/apis/admissionregistration.k8s.io/v1/"
+                "validatingwebhookconfigurations",
+                {"apiVersion": "admissionregistration.k8s.io/v1",
+                 "kind": "ValidatingWebhookConfiguration",
+                 "metadata": {"name": name}, "webhooks": [hook]})
+        assert r.status == 201, r
+        try:
+            def refused():
+                p = srv.kubectl("create", "-f", "-", input=flunder("wh1"),
+                                check=False)
+                if p.returncode == 0:
+                    srv.kubectl("delete", "flunder", "wh1", "-n", "demo")
+                    return None
+                return p.stderr
+            err = eventually(refused, 60)
+            assert err, w.logs()[-3000:]
+            assert ('admission webhook "deny.flunders.example.com" denied '
+                    'the request: denied by the test') in err, err
+            reviews = wh.reviews("/deny")
+            assert reviews
+            req = reviews[-1]["request"]
+            assert req["resource"] == {"group": "wardle.example.com",
+                                       "version": "v1alpha1",
+                                       "resource": "flunders"}
+            assert req["operation"] == "CREATE"
+            assert req["namespace"] == "demo"
+            # the caller as the sample saw it through ngx_gcp
+            assert req["userInfo"]["username"] == whoami(srv)["username"]
+        finally:
+            assert raw(srv, "DELETE", "/apis/admissionregistration.k8s.io/"
+                       "v1/validatingwebhookconfigurations/" + name
+                       ).status == 200
+        assert eventually(lambda: srv.kubectl(
+            "create", "-f", "-", input=flunder("wh2"),
+            check=False).returncode == 0, 60)
+        srv.kubectl("delete", "flunder", "wh2", "-n", "demo")
 
 
 def test_kubectl_flunders(wardle):
