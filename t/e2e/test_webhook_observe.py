@@ -8,6 +8,7 @@ counted over both workers."""
 
 import json
 import os
+import time
 
 import pytest
 
@@ -62,7 +63,8 @@ def api(srv, method, path, body=None):
 @pytest.fixture(scope="module")
 def env():
     with WebhookServer() as wh:
-        s = GcpServer(workers=2, tls=True)
+        # the error level an operator keeps on
+        s = GcpServer(workers=2, tls=True, log_level="error")
         policy = os.path.join(s.data_dir, "policy.json")
         with open(policy, "w") as f:
             json.dump(POLICY, f)
@@ -258,6 +260,26 @@ def test_webhook_metrics(env):
                  operation="CREATE", error_type="calling_webhook_error",
                  rejection_code="500") == 1
     assert delta(rej, name="mut-ignore.example.com") == 0
+
+    # the error log says why m-fail failed (at most a message a second of
+    # each worker's plugin: wait for one that names it)
+    def logged():
+        with open(srv.error_log, errors="replace") as f:
+            return [l for l in f if 'failed calling webhook '
+                    '"val-fail.example.com", failing closed: failed to '
+                    'call webhook: an error on the server ("boom") has '
+                    'prevented the request from succeeding' in l]
+
+    for _ in range(8):
+        if logged():
+            break
+        time.sleep(1.1)
+        assert create(srv, NS_REQ, "m-fail", {"fail": "yes"}).status == 500
+    assert logged()
+    assert "[error]" in logged()[0]
+    with open(srv.error_log, errors="replace") as f:
+        # failing open is a warning, below the level kept
+        assert "failing open" not in f.read()
 
     # the latency histogram: one observation per call, upstream's buckets
     hist = "apiserver_admission_webhook_admission_duration_seconds"

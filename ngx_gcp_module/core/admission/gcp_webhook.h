@@ -100,6 +100,8 @@ typedef struct {
     void                  **cfgs;       /* sorted by name */
     size_t                  ncfgs;
     gcp_webhook_set_t      *set;        /* the current one, or NULL */
+    int64_t                 logged_ns;  /* the last failure logged */
+    uint64_t                unlogged;   /* failures not logged since */
     unsigned                mutating:1;
 } gcp_webhook_plugin_t;
 
@@ -226,6 +228,15 @@ int gcp_webhook_deny(gcp_admit_t *ad, const gcp_webhook_t *hook,
  * a validating one, as their dispatchers word a transport error).
  */
 int gcp_webhook_failure_code(const gcp_webhook_reply_t *r, int mutating);
+
+/*
+ * Logs a failed call of hook (why: as the request's Status words it), as
+ * upstream's dispatchers do: "failing closed" (the request fails: error
+ * level) or "failing open" (warn), at most one message a second per
+ * plugin and process, with the number left out since the last.
+ */
+void gcp_webhook_log_failure(gcp_webhook_plugin_t *p,
+    const gcp_webhook_t *hook, const char *why);
 
 /* Returns the HTTP status of a webhook's denial (its code, 400 if none). */
 int gcp_webhook_deny_code(const json_t *status);

@@ -314,6 +314,8 @@ gcp_whmut_after(gcp_whmut_t *m, const char *failure, int code)
     }
 
     if (failure) {
+        gcp_webhook_log_failure(m->p, h, failure);
+
         if (!h->ignore) {
             gcp_whmut_finish(m, gcp_webhook_fail(ad, h, failure));
             return;

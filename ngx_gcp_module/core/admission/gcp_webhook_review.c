@@ -12,9 +12,11 @@
 
 #include "gcp_base64.h"
 #include "gcp_json.h"
+#include "gcp_log.h"
 #include "gcp_object.h"
 #include "gcp_rand.h"
 #include "gcp_registry.h"
+#include "gcp_time.h"
 #include "gcp_webhook.h"
 
 
@@ -519,6 +521,33 @@ gcp_whr_details(gcp_buf_t *b, const json_t *d)
     }
 
     gcp_buf_addc(b, '}');
+}
+
+
+#define GCP_WEBHOOK_LOG_NS  1000000000LL
+
+
+void
+gcp_webhook_log_failure(gcp_webhook_plugin_t *p, const gcp_webhook_t *hook,
+    const char *why)
+{
+    int64_t  now;
+
+    now = gcp_time_mono_ns();
+
+    if (p->logged_ns && now - p->logged_ns < GCP_WEBHOOK_LOG_NS) {
+        p->unlogged++;
+        return;
+    }
+
+    gcp_log(hook->ignore ? GCP_LOG_WARN : GCP_LOG_ERR,
+            "failed calling webhook \"%s\", failing %s: %s (%llu more "
+            "webhook failures since the last message)", hook->name,
+            hook->ignore ? "open" : "closed", why ? why : "",
+            (unsigned long long) p->unlogged);
+
+    p->logged_ns = now;
+    p->unlogged = 0;
 }
 
 

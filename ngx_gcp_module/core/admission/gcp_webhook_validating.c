@@ -100,6 +100,10 @@ gcp_whval_finished(gcp_whval_call_t *c)
                                   c->denied ? gcp_webhook_deny_code(c->denied)
                                             : c->code);
 
+    if (c->failure) {
+        gcp_webhook_log_failure(v->p, h, c->failure);
+    }
+
     if (c->failure && h->ignore) {
         (void) gcp_admission_annotate(ad,
                    gcp_sprintf(ad->op->a, "failed-open.validating.webhook."
