@@ -1,12 +1,19 @@
-"""CRD conversion webhooks (spec.conversion.strategy Webhook): reads of a
-version other than the storage one go through the test's TLS webhook
-server (webhook_server.py: v1 spec.count is v2 spec.amount), a list in
-one ConversionReview, failures worded as kube-apiserver words them, v1beta1
-reviews when the CRD lists only them.  Run on LMDB and on etcd."""
+"""CRD conversion webhooks (spec.conversion.strategy Webhook): reads,
+writes and watches of a version other than the storage one go through the
+test's TLS webhook server (webhook_server.py: v1 spec.count is v2
+spec.amount), a list in one ConversionReview, failures worded as
+kube-apiserver words them (nothing written; a watch ends with an ERROR
+event), v1beta1 reviews when the CRD lists only them.  Creates, updates
+and patches in v2 are stored in v1 (read back through v1, which needs no
+webhook); watches in v2 (JSON and Table) see the events of both versions
+converted, in order.  Run on LMDB and on etcd, 2 workers."""
+
+import json
+import threading
 
 import pytest
 
-from gcp_http import call
+from gcp_http import call, connect
 from gcp_wait import eventually
 from test_crd import create_crd, crd_path, delete_crd
 from webhook_server import WebhookServer
@@ -199,3 +206,233 @@ def test_v1beta1_review(server, wh, gadgets, namespace):
                 == "apiextensions.k8s.io/v1beta1")
 
     assert eventually(lambda: all(served_by_v1beta1() for _ in range(6)))
+
+
+# ------------------------------------------------------------------ writes
+
+
+def reviews_to(wh, version):
+    """The objects the webhook was asked to convert to version."""
+    return [o for r in wh.reviews("/convert")
+            if r["request"]["desiredAPIVersion"] == GROUP + "/" + version
+            for o in r["request"]["objects"]]
+
+
+def create_v2(server, ns, name, amount, expect=201):
+    r = call(server, "POST", g_path(ns, version="v2"), {
+        "apiVersion": GROUP + "/v2", "kind": "Gadget",
+        "metadata": {"name": name}, "spec": {"amount": amount}})
+    assert r.status == expect, r
+    return r
+
+
+def test_create_and_update_in_other_version(server, wh, gadgets, namespace):
+    wh.clear()
+    r = create_v2(server, namespace, "w", 3)
+    # the answer: what was stored, converted back to v2
+    assert r.json["apiVersion"] == GROUP + "/v2"
+    assert r.json["spec"] == {"amount": 3}
+    assert r.json["metadata"]["labels"] == {"converted-to": "v2"}
+    # stored in v1 (the storage version reads without a webhook)
+    assert [o["spec"] for o in reviews_to(wh, "v1")] == [{"amount": 3}]
+    wh.clear()
+    s = call(server, "GET", g_path(namespace, "w"))
+    assert s.status == 200 and wh.reviews("/convert") == []
+    assert s.json["apiVersion"] == GROUP + "/v1"
+    assert s.json["spec"] == {"count": 3}
+    assert s.json["metadata"]["labels"] == {"converted-to": "v1"}
+    assert (s.json["metadata"]["resourceVersion"]
+            == r.json["metadata"]["resourceVersion"])
+
+    # update in v2: the stored object reaches the client in v2 first
+    obj = r.json
+    obj["spec"] = {"amount": 4}
+    wh.clear()
+    u = call(server, "PUT", g_path(namespace, "w", "v2"), obj)
+    assert u.status == 200, u
+    assert u.json["spec"] == {"amount": 4}
+    assert [o["spec"] for o in reviews_to(wh, "v1")] == [{"amount": 4}]
+    s = call(server, "GET", g_path(namespace, "w"))
+    assert s.json["spec"] == {"count": 4}
+
+    # a patch applies to the v2 form of the stored object
+    patch = [{"op": "test", "path": "/spec/amount", "value": 4},
+             {"op": "replace", "path": "/spec/amount", "value": 7}]
+    p = call(server, "PATCH", g_path(namespace, "w", "v2"), patch,
+             content_type="application/json-patch+json")
+    assert p.status == 200, p
+    assert p.json["spec"] == {"amount": 7}
+    assert call(server, "GET", g_path(namespace, "w")).json["spec"] == {
+        "count": 7}
+    m = call(server, "PATCH", g_path(namespace, "w", "v2"),
+             {"spec": {"amount": 8}},
+             content_type="application/merge-patch+json")
+    assert m.status == 200 and m.json["spec"] == {"amount": 8}, m
+    assert call(server, "GET", g_path(namespace, "w")).json["spec"] == {
+        "count": 8}
+
+    # a dry run converts nothing and writes nothing
+    wh.clear()
+    d = call(server, "POST", g_path(namespace, version="v2") + "?dryRun=All",
+             {"apiVersion": GROUP + "/v2", "kind": "Gadget",
+              "metadata": {"name": "dry"}, "spec": {"amount": 1}})
+    assert d.status == 201 and d.json["spec"] == {"amount": 1}, d
+    assert wh.reviews("/convert") == []
+    assert call(server, "GET", g_path(namespace, "dry")).status == 404
+
+    # kubectl, through the v2 name
+    out = server.kubectl("get", "gadgets.v2." + GROUP, "-n", namespace, "w",
+                         "-o", "jsonpath={.spec.amount}").stdout
+    assert out == "8"
+
+    # delete and deletecollection answer in v2
+    create_v2(server, namespace, "x", 5)
+    dc = call(server, "DELETE", g_path(namespace, version="v2"))
+    assert dc.status == 200, dc
+    assert dc.json["apiVersion"] == GROUP + "/v2"
+    assert sorted((o["metadata"]["name"], o["spec"]["amount"])
+                  for o in dc.json["items"]) == [("w", 8), ("x", 5)]
+    assert call(server, "GET", g_path(namespace)).json["items"] == []
+
+
+def test_failing_webhook_writes_nothing(server, wh, gadgets, namespace):
+    create(server, namespace, "kept", 1)
+    set_webhook(server, wh, "/convert-fail")
+    assert eventually(lambda: all(
+        call(server, "GET", g_path(namespace, "kept", "v2")).status == 500
+        for _ in range(6)))
+
+    r = create_v2(server, namespace, "no", 2, expect=500)
+    assert r.json["status"] == "Failure" and "reason" not in r.json
+    assert r.json["message"] == (
+        "conversion webhook for conv.example.com/v2, Kind=Gadget failed: "
+        "the test refuses to convert")
+    r = call(server, "PATCH", g_path(namespace, "kept", "v2"),
+             {"spec": {"amount": 9}},
+             content_type="application/merge-patch+json")
+    assert r.status == 500
+    assert r.json["message"] == (
+        "conversion webhook for conv.example.com/v1, Kind=Gadget failed: "
+        "the test refuses to convert")
+    names = [o["metadata"]["name"] for o in call(
+        server, "GET", g_path(namespace)).json["items"]]
+    assert names == ["kept"]
+    s = call(server, "GET", g_path(namespace, "kept"))
+    assert s.json["spec"] == {"count": 1}
+    # the storage version still writes
+    create(server, namespace, "v1-still", 3)
+
+
+# ----------------------------------------------------------------- watches
+
+
+class Watch:
+    """A watch read on its own thread: events as they come."""
+
+    def __init__(self, server, path, accept=None):
+        self.events = []
+        self.closed = False
+        self.conn = connect(server, timeout=120)
+        headers = {"Accept": accept} if accept else {}
+        self.conn.request("GET", path, headers=headers)
+        self.resp = self.conn.getresponse()
+        assert self.resp.status == 200
+        self.thread = threading.Thread(target=self._read, daemon=True)
+        self.thread.start()
+
+    def _read(self):
+        try:
+            for line in self.resp:
+                if line.strip():
+                    self.events.append(json.loads(line))
+        except Exception:
+            pass
+        self.closed = True
+
+    def close(self):
+        self.conn.close()
+
+
+def test_watch_in_other_version(server, wh, gadgets, namespace):
+    create(server, namespace, "before", 1)
+    lst = call(server, "GET", g_path(namespace))
+    rv = lst.json["metadata"]["resourceVersion"]
+
+    w = Watch(server, g_path(namespace, version="v2")
+              + "?watch=1&resourceVersion=%s" % rv)
+    t = Watch(server, g_path(namespace, version="v2")
+              + "?watch=1&resourceVersion=%s" % rv,
+              accept="application/json;as=Table;v=v1;g=meta.k8s.io")
+    try:
+        # written in v1 (the storage version), and in v2
+        for i in range(4):
+            create(server, namespace, "a%d" % i, i)
+        create_v2(server, namespace, "b", 10)
+        r = call(server, "PATCH", g_path(namespace, "a1"),
+                 {"spec": {"count": 11}},
+                 content_type="application/merge-patch+json")
+        assert r.status == 200, r
+        assert call(server, "DELETE", g_path(namespace, "a0")).status == 200
+
+        want = [("ADDED", "a0", 0), ("ADDED", "a1", 1), ("ADDED", "a2", 2),
+                ("ADDED", "a3", 3), ("ADDED", "b", 10),
+                ("MODIFIED", "a1", 11), ("DELETED", "a0", 0)]
+        assert eventually(lambda: len(w.events) >= len(want), timeout=60)
+        got = [(e["type"], e["object"]["metadata"]["name"],
+                e["object"]["spec"].get("amount")) for e in w.events]
+        assert got == want
+        assert all(e["object"]["apiVersion"] == GROUP + "/v2"
+                   for e in w.events)
+        rvs = [int(e["object"]["metadata"]["resourceVersion"])
+               for e in w.events]
+        assert rvs == sorted(rvs) and len(set(rvs)) == len(rvs)
+
+        # the Table watch shows the converted objects
+        assert eventually(lambda: len(t.events) >= len(want), timeout=60)
+        rows = [(e["type"], e["object"]["rows"][0]["object"]["metadata"][
+            "name"], e["object"]["rows"][0]["object"].get("spec", {}).get(
+            "amount")) for e in t.events]
+        # rows carry PartialObjectMetadata unless includeObject=Object
+        assert [(k, n) for k, n, _ in rows] == [(k, n) for k, n, _ in want]
+    finally:
+        w.close()
+        t.close()
+
+
+def test_watch_conversion_failure_ends_watch(server, wh, gadgets, namespace):
+    lst = call(server, "GET", g_path(namespace))
+    rv = lst.json["metadata"]["resourceVersion"]
+    create(server, namespace, "one", 1)
+
+    # (a change of the CRD ends its watches: the watch starts after it)
+    set_webhook(server, wh, "/convert-fail")
+    assert eventually(lambda: all(
+        call(server, "GET", g_path(namespace, "one", "v2")).status == 500
+        for _ in range(6)))
+
+    w = Watch(server, g_path(namespace, version="v2")
+              + "?watch=1&resourceVersion=%s" % rv)
+    try:
+        assert eventually(lambda: w.closed, timeout=60)
+        assert [e["type"] for e in w.events] == ["ERROR"]
+        status = w.events[0]["object"]
+        assert status["kind"] == "Status" and status["code"] == 500
+        assert status["reason"] == "InternalError"
+        assert status["message"] == (
+            "Internal error occurred: conversion webhook for "
+            "conv.example.com/v1, Kind=Gadget failed: the test refuses to "
+            "convert")
+        assert status["details"]["causes"][0]["message"] == (
+            "conversion webhook for conv.example.com/v1, Kind=Gadget "
+            "failed: the test refuses to convert")
+    finally:
+        w.close()
+
+    # the storage version still watches
+    w = Watch(server, g_path(namespace) + "?watch=1&resourceVersion=%s" % rv)
+    try:
+        assert eventually(lambda: len(w.events) >= 1, timeout=60)
+        assert w.events[0]["type"] == "ADDED"
+        assert w.events[0]["object"]["spec"] == {"count": 1}
+    finally:
+        w.close()

@@ -585,10 +585,17 @@ gcp_cr_convert(gcp_http_t *http, const gcp_api_conf_t *conf,
         return GCP_ENOMEM;
     }
 
+    /* the definition may go during the call: what it says is copied */
+
     cv->a = a;
     cv->in_gvk = in_gvk;
-    cv->review_version = c->review_version;
+    cv->review_version = c->review_version
+                         ? gcp_strdup(a, c->review_version) : NULL;
     cv->to = to;
+
+    if (c->review_version && cv->review_version == NULL) {
+        return GCP_ENOMEM;
+    }
     cv->list = list;
     cv->done = done;
     cv->arg = arg;

@@ -434,7 +434,7 @@ gcp_cr_to_external(gcp_op_t *op, const json_t *stored)
     if (obj == NULL || cr->version == cr->def->storage
         || cr->def->conversion.webhook)
     {
-        /* a webhook converts it later (convert_read) */
+        /* a webhook converts it later (convert) */
         return obj;
     }
 
@@ -501,18 +501,22 @@ gcp_cr_serve(gcp_op_t *op)
 }
 
 
-/* Conversion webhooks on reads (strategy Webhook). */
+/*
+ * Conversion webhooks (strategy Webhook): stored objects to the request's
+ * version on reads and watches, the request's objects to the storage
+ * version on writes.  Nothing of op is used once the call went out.
+ */
 
 typedef struct {
-    gcp_op_t     *op;
-    json_t      **objs;
-    void        (*done)(gcp_op_t *op, void *arg);
-    void         *arg;
+    gcp_arena_t     *a;
+    json_t         **objs;
+    gcp_convert_pt   done;
+    void            *arg;
 } gcp_cr_conv_t;
 
 
 static int
-gcp_cr_converts_on_read(gcp_op_t *op)
+gcp_cr_converts(gcp_op_t *op)
 {
     gcp_cr_res_t  *cr = gcp_cr_of(op);
 
@@ -527,12 +531,9 @@ gcp_cr_converted(void *arg, int rc, json_t * const *objs, size_t n,
     size_t          i;
     json_t         *obj;
     gcp_cr_conv_t  *cv = arg;
-    gcp_op_t       *op = cv->op;
 
     if (rc != GCP_OK) {
-        /* upstream's plain error: a 500 without a reason */
-        gcp_op_error(op, rc == GCP_ENOMEM ? GCP_ENOMEM : GCP_EUNKNOWN,
-                     message, NULL);
+        cv->done(cv->arg, rc, message);
         return;
     }
 
@@ -541,50 +542,61 @@ gcp_cr_converted(void *arg, int rc, json_t * const *objs, size_t n,
 
         if (gcp_json_sort_keys(obj, 1) != GCP_OK) {
             json_decref(obj);
-            gcp_op_error(op, GCP_ENOMEM, NULL, NULL);
+            cv->done(cv->arg, GCP_ENOMEM, NULL);
             return;
         }
 
-        cv->objs[i] = gcp_json_arena(op->a, obj);
+        cv->objs[i] = gcp_json_arena(cv->a, obj);
     }
 
-    cv->done(op, cv->arg);
+    cv->done(cv->arg, GCP_OK, NULL);
 }
 
 
 static void
-gcp_cr_convert_read(gcp_op_t *op, json_t **objs, size_t n, int list,
-    void (*done)(gcp_op_t *op, void *arg), void *arg)
+gcp_cr_convert_objs(gcp_op_t *op, gcp_arena_t *a, json_t **objs, size_t n,
+    unsigned flags, gcp_convert_pt done, void *arg)
 {
     gcp_http_t      *http;
-    const char      *to, *in;
+    const char      *to, *in, *from;
     gcp_cr_conv_t   *cv;
     gcp_cr_res_t    *cr = gcp_cr_of(op);
 
-    cv = gcp_calloc(op->a, sizeof(gcp_cr_conv_t));
+    cv = gcp_calloc(a, sizeof(gcp_cr_conv_t));
     http = gcp_crds_http(op->api);
 
     if (cv == NULL || http == NULL || cr->def->storage == NULL) {
-        gcp_op_error(op, GCP_ENOMEM, NULL, NULL);
+        done(arg, GCP_ENOMEM, NULL);
         return;
     }
 
-    cv->op = op;
+    cv->a = a;
     cv->objs = objs;
     cv->done = done;
     cv->arg = arg;
 
-    to = gcp_sprintf(op->a, "%s/%s", cr->def->group, cr->version->name);
-    in = gcp_sprintf(op->a, "%s/%s, Kind=%s", cr->def->group,
-                     cr->def->storage->name,
-                     list ? op->res->list_kind : op->res->kind);
+    /* upstream names the kind of what it converts, in its version */
+
+    from = cr->def->storage->name;
+    to = cr->version->name;
+
+    if (flags & GCP_CONVERT_TO_STORAGE) {
+        from = cr->version->name;
+        to = cr->def->storage->name;
+    }
+
+    in = gcp_sprintf(a, "%s/%s, Kind=%s", cr->def->group, from,
+                     (flags & GCP_CONVERT_LIST) ? op->res->list_kind
+                                                : op->res->kind);
+    to = gcp_sprintf(a, "%s/%s", cr->def->group, to);
 
     if (to == NULL || in == NULL
-        || gcp_cr_convert(http, &op->api->conf, op->a, &cr->def->conversion,
-                          in, to, objs, n, list, gcp_cr_converted, cv)
+        || gcp_cr_convert(http, &op->api->conf, a, &cr->def->conversion,
+                          in, to, objs, n, flags & GCP_CONVERT_LIST,
+                          gcp_cr_converted, cv)
            != GCP_OK)
     {
-        gcp_op_error(op, GCP_ENOMEM, NULL, NULL);
+        done(arg, GCP_ENOMEM, NULL);
     }
 }
 
@@ -600,8 +612,8 @@ const gcp_strategy_t  gcp_cr_strategy = {
     .to_external = gcp_cr_to_external,
     .to_internal = gcp_cr_to_internal,
     .served_as_stored = gcp_cr_served_as_stored,
-    .converts_on_read = gcp_cr_converts_on_read,
-    .convert_read = gcp_cr_convert_read,
+    .converts = gcp_cr_converts,
+    .convert = gcp_cr_convert_objs,
     .serve = gcp_cr_serve,
     .generation = 1,
 };

@@ -172,6 +172,18 @@ unsigned gcp_reg_splice_flags(const gcp_op_t *op, int list_item);
 /* Returns obj with its own metadata, safe to change (shared objects). */
 json_t *gcp_reg_own_meta(gcp_op_t *op, const json_t *obj);
 
+/* Returns 1 when op's objects go through the strategy's convert. */
+int gcp_reg_converts(gcp_op_t *op);
+
+/*
+ * Converts objs[0..n) (flags as the strategy's convert) for a request
+ * that answers: calls done(op, arg) with them replaced by the converted
+ * objects (op's arena holds them), or answers op with the failure (500
+ * without a reason, as upstream) and does not.
+ */
+void gcp_reg_convert(gcp_op_t *op, json_t **objs, size_t n, unsigned flags,
+    void (*done)(gcp_op_t *op, void *arg), void *arg);
+
 /* Converts an incoming object to storage form (to_internal), borrowed. */
 json_t *gcp_reg_to_storage(gcp_op_t *op, json_t *obj);
 

@@ -217,6 +217,15 @@ gcp_del_opts(gcp_op_t *op, gcp_del_opts_t *o)
 
 
 static void
+gcp_del_respond_converted(gcp_op_t *op, void *arg)
+{
+    gcp_del_t  *d = arg;
+
+    gcp_output_object(op, 200, NULL, d->obj);
+}
+
+
+static void
 gcp_del_finish(gcp_del_t *d, int rc)
 {
     gcp_op_t              *op = d->op;
@@ -233,6 +242,12 @@ gcp_del_finish(gcp_del_t *d, int rc)
         memset(&kv, 0, sizeof(kv));
         gcp_meta_set_str(d->obj, "resourceVersion",
                          gcp_sprintf(op->a, "%lld", (long long) d->rev));
+
+        if (gcp_reg_converts(op)) {
+            /* decoded into the request's version, as upstream's codec */
+            gcp_reg_convert(op, &d->obj, 1, 0, gcp_del_respond_converted, d);
+            return;
+        }
 
         if (op->res->strategy && op->res->strategy->to_external) {
             gcp_output_object(op, 200, NULL, d->obj);
@@ -526,6 +541,30 @@ static void gcp_delcoll_next(gcp_delcoll_t *c);
 
 
 static void
+gcp_delcoll_converted(gcp_op_t *op, void *arg)
+{
+    gcp_delcoll_t  *c = arg;
+
+    gcp_output_list(op, c->out_kvs, c->objs, c->nout, c->rev, NULL, -1);
+}
+
+
+/* The list of what was deleted, in the request's version. */
+
+static void
+gcp_delcoll_respond(gcp_delcoll_t *c)
+{
+    if (c->nout && gcp_reg_converts(c->op)) {
+        gcp_reg_convert(c->op, c->objs, c->nout, GCP_CONVERT_LIST,
+                        gcp_delcoll_converted, c);
+        return;
+    }
+
+    gcp_delcoll_converted(c->op, c);
+}
+
+
+static void
 gcp_delcoll_one_done(gcp_del_t *d, int rc)
 {
     gcp_delcoll_t  *c = d->coll;
@@ -544,6 +583,15 @@ gcp_delcoll_one_done(gcp_del_t *d, int rc)
             kv->mod_revision = d->rev;
             c->out_kvs[c->nout] = kv;
             c->objs[c->nout] = NULL;
+
+            if (gcp_reg_converts(c->op)) {
+                /* converted with the others before the answer */
+                gcp_meta_set_str(d->obj, "resourceVersion",
+                                 gcp_sprintf(c->op->a, "%lld",
+                                             (long long) d->rev));
+                c->objs[c->nout] = d->obj;
+            }
+
             c->nout++;
         }
     }
@@ -576,8 +624,7 @@ gcp_delcoll_next(gcp_delcoll_t *c)
 
         if (c->next == c->n) {
             c->running = 0;
-            gcp_output_list(op, c->out_kvs, c->objs, c->nout, c->rev, NULL,
-                            -1);
+            gcp_delcoll_respond(c);
             return;
         }
 

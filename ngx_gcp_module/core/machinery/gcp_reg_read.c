@@ -132,22 +132,11 @@ gcp_reg_when_fresh(gcp_op_t *op, int64_t rv, void (*go)(void *data),
 }
 
 
-/* Returns 1 when the strategy converts what reads of op answer itself. */
-static int
-gcp_reg_converts_on_read(gcp_op_t *op)
-{
-    const gcp_strategy_t  *st = op->res->strategy;
-
-    return st && st->convert_read && st->converts_on_read
-           && st->converts_on_read(op);
-}
-
-
 /* get */
 
 
 typedef struct {
-    json_t      *obj;               /* converted (convert_read) */
+    json_t      *obj;               /* converted (convert) */
 } gcp_get_t;
 
 
@@ -175,7 +164,7 @@ gcp_reg_get_done(void *arg, gcp_store_result_t *res)
         return;
     }
 
-    if (gcp_reg_converts_on_read(op)) {
+    if (gcp_reg_converts(op)) {
         g = gcp_calloc(op->a, sizeof(gcp_get_t));
         g->obj = g ? gcp_reg_decode_kv(op, &res->kvs[0]) : NULL;
 
@@ -185,8 +174,7 @@ gcp_reg_get_done(void *arg, gcp_store_result_t *res)
             return;
         }
 
-        op->res->strategy->convert_read(op, &g->obj, 1, 0,
-                                        gcp_reg_get_converted, g);
+        gcp_reg_convert(op, &g->obj, 1, 0, gcp_reg_get_converted, g);
         return;
     }
 
@@ -300,11 +288,10 @@ gcp_list_converted(gcp_op_t *op, void *arg)
 static void
 gcp_list_respond(gcp_list_t *l)
 {
-    size_t                 i;
-    gcp_op_t              *op = l->op;
-    const gcp_strategy_t  *st = op->res->strategy;
+    size_t     i;
+    gcp_op_t  *op = l->op;
 
-    if (!gcp_reg_converts_on_read(op) || l->n == 0) {
+    if (!gcp_reg_converts(op) || l->n == 0) {
         gcp_list_converted(op, l);
         return;
     }
@@ -323,7 +310,8 @@ gcp_list_respond(gcp_list_t *l)
         }
     }
 
-    st->convert_read(op, l->objs, l->n, 1, gcp_list_converted, l);
+    gcp_reg_convert(op, l->objs, l->n, GCP_CONVERT_LIST, gcp_list_converted,
+                    l);
 }
 
 

@@ -22,7 +22,7 @@ typedef enum {
 } gcp_write_kind_t;
 
 
-typedef struct {
+typedef struct gcp_write_s {
     gcp_op_t                *op;
     gcp_write_kind_t         kind;
     int                      dry_run;
@@ -38,6 +38,13 @@ typedef struct {
 
     json_t                  *obj;           /* the new object */
     json_t                  *old;           /* the stored one */
+
+    /* conversion webhooks (the strategy's convert) */
+    json_t                  *stored;        /* obj in storage version */
+    json_t                  *resp;          /* the answer's object */
+    int                      status;        /* the answer's status */
+    void                   (*next)(struct gcp_write_s *w);
+
     gcp_kv_t                 cur;
     gcp_str_t                value;
 
@@ -47,6 +54,7 @@ typedef struct {
 
 static void gcp_write_read(gcp_write_t *w);
 static void gcp_write_store(gcp_write_t *w);
+static void gcp_write_put(gcp_write_t *w);
 static void gcp_create_mutated(gcp_admit_t *ad, int rc);
 static void gcp_write_mutated(gcp_admit_t *ad, int rc);
 static void gcp_write_admitted(gcp_admit_t *ad, int rc);
@@ -247,12 +255,61 @@ gcp_write_encode(gcp_write_t *w, json_t *obj)
 }
 
 
-/* Responds with obj (not stored: dry run) at revision rv. */
+/*
+ * The request's object in the storage version (w->stored): converted by
+ * the strategy's webhook when it converts (upstream's storage codec does
+ * on encoding), then next(w).  A failure answers (500, nothing written).
+ */
+
+static void
+gcp_write_converted(gcp_op_t *op, void *arg)
+{
+    gcp_write_t  *w = arg;
+
+    w->next(w);
+}
+
+
+static void
+gcp_write_to_storage(gcp_write_t *w, void (*next)(gcp_write_t *w))
+{
+    w->stored = w->obj;
+
+    if (!gcp_reg_converts(w->op)) {
+        next(w);
+        return;
+    }
+
+    w->next = next;
+    gcp_reg_convert(w->op, &w->stored, 1, GCP_CONVERT_TO_STORAGE,
+                    gcp_write_converted, w);
+}
+
+
+static void
+gcp_write_respond_converted(gcp_op_t *op, void *arg)
+{
+    gcp_write_t  *w = arg;
+
+    gcp_output_object(op, w->status, NULL, w->resp);
+}
+
+
+/*
+ * Responds with obj (w->stored; w->obj not stored: dry run) at revision
+ * rv, as a later read shows it.
+ */
 
 static void
 gcp_write_respond_obj(gcp_write_t *w, int status, json_t *obj, int64_t rv)
 {
     gcp_kv_t  kv;
+
+    if (w->dry_run && gcp_reg_converts(w->op)) {
+        /* never encoded: upstream converts nothing */
+        gcp_output_object(w->op, status, NULL, obj);
+        return;
+    }
 
     memset(&kv, 0, sizeof(kv));
 
@@ -275,6 +332,15 @@ gcp_write_respond_obj(gcp_write_t *w, int status, json_t *obj, int64_t rv)
 
         if (obj == NULL) {
             gcp_op_error(w->op, GCP_ENOMEM, NULL, NULL);
+            return;
+        }
+
+        if (gcp_reg_converts(w->op)) {
+            /* decoded into the request's version, as upstream's codec */
+            w->resp = obj;
+            w->status = status;
+            gcp_reg_convert(w->op, &w->resp, 1, 0,
+                            gcp_write_respond_converted, w);
             return;
         }
 
@@ -319,7 +385,7 @@ gcp_create_done(void *arg, gcp_store_result_t *res)
         }
 
         w->key = gcp_object_key(op->a, op->res, op->ri.ns, w->name);
-        gcp_write_store(w);
+        gcp_write_to_storage(w, gcp_write_store);
         return;
     }
 
@@ -329,7 +395,7 @@ gcp_create_done(void *arg, gcp_store_result_t *res)
     }
 
     if (op->res->strategy && op->res->strategy->to_external) {
-        gcp_write_respond_obj(w, 201, w->obj, res->kvs[0].mod_revision);
+        gcp_write_respond_obj(w, 201, w->stored, res->kvs[0].mod_revision);
         return;
     }
 
@@ -351,7 +417,7 @@ gcp_create_admitted(gcp_admit_t *ad, int rc)
         return;
     }
 
-    gcp_write_store(w);
+    gcp_write_to_storage(w, gcp_write_store);
 }
 
 
@@ -720,7 +786,7 @@ gcp_write_delete_done(void *arg, gcp_store_result_t *res)
         return;
     }
 
-    gcp_write_respond_obj(w, 200, w->obj, res->revision);
+    gcp_write_respond_obj(w, 200, w->stored, res->revision);
 }
 
 
@@ -751,7 +817,7 @@ gcp_update_done(void *arg, gcp_store_result_t *res)
     }
 
     if (op->res->strategy && op->res->strategy->to_external) {
-        gcp_write_respond_obj(w, 200, w->obj, res->kvs[0].mod_revision);
+        gcp_write_respond_obj(w, 200, w->stored, res->kvs[0].mod_revision);
         return;
     }
 
@@ -759,15 +825,14 @@ gcp_update_done(void *arg, gcp_store_result_t *res)
 }
 
 
+static void gcp_write_got_old(gcp_op_t *op, void *arg);
+
+
 static void
 gcp_write_got(void *arg, gcp_store_result_t *res)
 {
-    int64_t                want;
-    json_t                *obj;
-    const char            *rv;
-    gcp_write_t           *w = arg;
-    gcp_op_t              *op = w->op;
-    const gcp_strategy_t  *st = op->res->strategy;
+    gcp_write_t  *w = arg;
+    gcp_op_t     *op = w->op;
 
     if (res->rc == GCP_OK && res->nkvs == 0) {
         res->rc = GCP_ENOTFOUND;
@@ -786,6 +851,27 @@ gcp_write_got(void *arg, gcp_store_result_t *res)
         gcp_op_error(op, GCP_EINTERNAL, "stored object is corrupt", NULL);
         return;
     }
+
+    if (gcp_reg_converts(op)) {
+        /* patches apply in the request's version, as upstream's */
+        gcp_reg_convert(op, &w->old, 1, 0, gcp_write_got_old, w);
+        return;
+    }
+
+    gcp_write_got_old(op, w);
+}
+
+
+/* Update and patch, the stored object read (w->old): build the new one. */
+
+static void
+gcp_write_got_old(gcp_op_t *op, void *arg)
+{
+    int64_t                want;
+    json_t                *obj;
+    const char            *rv;
+    gcp_write_t           *w = arg;
+    const gcp_strategy_t  *st = op->res->strategy;
 
     obj = gcp_write_build(w);
     if (obj == NULL) {
@@ -891,27 +977,37 @@ gcp_write_mutated(gcp_admit_t *ad, int rc)
 }
 
 
-/* Update and patch, admitted: write (or delete, or nothing). */
+/* Update and patch, admitted: in the storage version, then written. */
 
 static void
 gcp_write_admitted(gcp_admit_t *ad, int rc)
 {
-    json_t       *obj;
     gcp_write_t  *w = ad->data;
-    gcp_op_t     *op = w->op;
 
     if (rc != GCP_OK) {
         return;
     }
 
-    obj = w->obj;
+    if (w->dry_run) {
+        gcp_write_respond_obj(w, 200, w->obj, w->cur.mod_revision);
+        return;
+    }
+
+    gcp_write_to_storage(w, gcp_write_put);
+}
+
+
+/* Update and patch: write (or delete, or nothing). */
+
+static void
+gcp_write_put(gcp_write_t *w)
+{
+    json_t    *obj;
+    gcp_op_t  *op = w->op;
+
+    obj = w->stored;
 
     if (gcp_write_finalized(w, obj)) {
-        if (w->dry_run) {
-            gcp_write_respond_obj(w, 200, obj, w->cur.mod_revision);
-            return;
-        }
-
         gcp_store_delete(op->api->store, w->key, w->cur.mod_revision, op->a,
                          gcp_write_delete_done, w);
         return;
@@ -924,9 +1020,8 @@ gcp_write_admitted(gcp_admit_t *ad, int rc)
         return;
     }
 
-    if (w->dry_run
-        || (w->value.len == w->cur.value.len
-            && memcmp(w->value.data, w->cur.value.data, w->value.len) == 0))
+    if (w->value.len == w->cur.value.len
+        && memcmp(w->value.data, w->cur.value.data, w->value.len) == 0)
     {
         /* nothing changes: kube-apiserver does not write either */
         gcp_write_respond_obj(w, 200, obj, w->cur.mod_revision);
@@ -948,7 +1043,7 @@ gcp_write_read(gcp_write_t *w)
 static void
 gcp_write_store(gcp_write_t *w)
 {
-    w->value = gcp_write_encode(w, w->obj);
+    w->value = gcp_write_encode(w, w->stored);
 
     if (w->value.data == NULL) {
         gcp_op_error(w->op, GCP_ENOMEM, NULL, NULL);

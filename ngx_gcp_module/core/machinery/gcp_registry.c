@@ -932,6 +932,59 @@ gcp_reg_decode_kv_copy(gcp_op_t *op, const gcp_kv_t *kv)
 }
 
 
+int
+gcp_reg_converts(gcp_op_t *op)
+{
+    const gcp_strategy_t  *st = op->res->strategy;
+
+    return st && st->convert && st->converts && st->converts(op);
+}
+
+
+typedef struct {
+    gcp_op_t   *op;
+    void      (*done)(gcp_op_t *op, void *arg);
+    void       *arg;
+} gcp_reg_conv_t;
+
+
+static void
+gcp_reg_converted(void *arg, int rc, const char *message)
+{
+    gcp_reg_conv_t  *cv = arg;
+
+    if (rc != GCP_OK) {
+        /* upstream's plain error: a 500 without a reason */
+        gcp_op_error(cv->op, rc == GCP_ENOMEM ? GCP_ENOMEM : GCP_EUNKNOWN,
+                     message, NULL);
+        return;
+    }
+
+    cv->done(cv->op, cv->arg);
+}
+
+
+void
+gcp_reg_convert(gcp_op_t *op, json_t **objs, size_t n, unsigned flags,
+    void (*done)(gcp_op_t *op, void *arg), void *arg)
+{
+    gcp_reg_conv_t  *cv;
+
+    cv = gcp_calloc(op->a, sizeof(gcp_reg_conv_t));
+    if (cv == NULL) {
+        gcp_op_error(op, GCP_ENOMEM, NULL, NULL);
+        return;
+    }
+
+    cv->op = op;
+    cv->done = done;
+    cv->arg = arg;
+
+    op->res->strategy->convert(op, op->a, objs, n, flags, gcp_reg_converted,
+                               cv);
+}
+
+
 json_t *
 gcp_reg_to_storage(gcp_op_t *op, json_t *obj)
 {

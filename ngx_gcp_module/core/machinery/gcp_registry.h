@@ -12,6 +12,13 @@
 #include "gcp_op.h"
 
 
+#define GCP_CONVERT_LIST        0x01
+#define GCP_CONVERT_TO_STORAGE  0x02
+
+/* The end of a strategy's convert (see below). */
+typedef void (*gcp_convert_pt)(void *arg, int rc, const char *message);
+
+
 /*
  * Per-type behaviour.  Every hook is optional.  Objects handed to hooks are
  * in the resource's own form (after to_internal on the way in).
@@ -122,17 +129,21 @@ struct gcp_strategy_s {
     int   (*served_as_stored)(gcp_op_t *op, const gcp_kv_t *kv);
 
     /*
-     * Conversion that calls out (CRD conversion webhooks), run by GET and
-     * LIST before they answer when converts_on_read(op) returns 1:
-     * objs[0..n) are what to_external made of
-     * the stored objects (list: the items of a list); the strategy
-     * replaces them (arena references) with the objects in the request's
-     * version and calls done(op, arg), or answers op with the error and
-     * does not.  Called from the loop; done may run before it returns.
+     * Conversion that calls out (CRD conversion webhooks), when
+     * converts(op) returns 1 (the request's version is not the storage
+     * one).  convert converts objs[0..n) (flags: GCP_CONVERT_LIST, the
+     * items of a list; GCP_CONVERT_TO_STORAGE, objects of the request's
+     * version to the storage version, else what to_external made of the
+     * stored objects to the request's version), replaces them on success
+     * with the converted objects (references held by arena a), and calls
+     * done(arg, rc, message) once, from the loop or before it returns:
+     * rc GCP_OK, or the failure with message as upstream words it (arena
+     * a).  Arena a (which must outlive the call) and arg are all done may
+     * use: op may be gone by then (a watch whose client went away).
      */
-    int   (*converts_on_read)(gcp_op_t *op);
-    void  (*convert_read)(gcp_op_t *op, json_t **objs, size_t n, int list,
-                          void (*done)(gcp_op_t *op, void *arg), void *arg);
+    int   (*converts)(gcp_op_t *op);
+    void  (*convert)(gcp_op_t *op, gcp_arena_t *a, json_t **objs, size_t n,
+                     unsigned flags, gcp_convert_pt done, void *arg);
 
     /*
      * A request the strategy serves itself (a subresource such as

@@ -23,6 +23,36 @@
 
 typedef struct gcp_watch_s  gcp_watch_t;
 
+
+/*
+ * Conversion webhooks: the events of a watch whose objects are converted
+ * wait in order, in batches.  One batch is being converted (one
+ * ConversionReview); the events that come meanwhile gather in the next;
+ * bookmarks wait in line too.  Each batch has its own arena, freed from
+ * the loop once its call ended (the call's state lives there).
+ */
+
+typedef struct {
+    const char         *type;           /* NULL: a bookmark */
+    size_t              obj;            /* index in objs */
+    int64_t             rv;
+    unsigned            initial_end:1;
+} gcp_watch_ev_t;
+
+
+typedef struct {
+    gcp_arena_t        *a;
+    gcp_loop_t         *loop;
+    gcp_watch_t        *w;              /* NULL: the watch went */
+    gcp_watch_ev_t     *evs;
+    json_t            **objs;
+    size_t              n;
+    size_t              nobjs;
+    size_t              cap;
+    unsigned            calling:1;      /* its conversion is running */
+} gcp_watch_batch_t;
+
+
 struct gcp_watch_s {
     gcp_op_t           *op;
     gcp_list_opts_t     lo;
@@ -41,16 +71,24 @@ struct gcp_watch_s {
     int64_t             rev;            /* everything up to here is sent */
     gcp_arena_t        *main_arena;
 
+    gcp_watch_batch_t  *converting;     /* conversion webhooks */
+    gcp_watch_batch_t  *queued;
+
     unsigned            columns_sent:1;
     unsigned            streaming:1;
     unsigned            ended:1;
     unsigned            filtered:1;
     unsigned            registered:1;   /* in apiserver_registered_watchers */
+    unsigned            converts:1;     /* the strategy's convert */
     const char         *labels[4];      /* group, kind, version */
 };
 
 
 static void gcp_watch_end(gcp_watch_t *w);
+static int gcp_watch_queue(gcp_watch_t *w, const char *type,
+    const gcp_kv_t *kv, json_t *obj, int64_t rv, int initial_end);
+static void gcp_watch_convert_next(gcp_watch_t *w);
+static void gcp_watch_batch_free(gcp_watch_batch_t *b);
 
 
 /* The watch's labels: group, kind, version (v: 4 entries). */
@@ -225,7 +263,7 @@ gcp_watch_object(gcp_watch_t *w, gcp_buf_t *b, const gcp_kv_t *kv,
 
 
 static int
-gcp_watch_send(gcp_watch_t *w, const char *type, const gcp_kv_t *kv,
+gcp_watch_send_now(gcp_watch_t *w, const char *type, const gcp_kv_t *kv,
     json_t *obj, int64_t rv)
 {
     gcp_buf_t  b;
@@ -248,16 +286,23 @@ gcp_watch_send(gcp_watch_t *w, const char *type, const gcp_kv_t *kv,
 }
 
 
+static int
+gcp_watch_send(gcp_watch_t *w, const char *type, const gcp_kv_t *kv,
+    json_t *obj, int64_t rv)
+{
+    if (w->converts) {
+        return gcp_watch_queue(w, type, kv, obj, rv, 0);
+    }
+
+    return gcp_watch_send_now(w, type, kv, obj, rv);
+}
+
+
 static void
-gcp_watch_send_bookmark(gcp_watch_t *w, int initial_end)
+gcp_watch_write_bookmark(gcp_watch_t *w, int64_t rev, int initial_end)
 {
     gcp_buf_t   b, blueprint;
     gcp_op_t   *op = w->op;
-    int64_t     rev;
-
-    /* every change up to w->rev in the watched range has been judged */
-
-    rev = w->rev;
 
     gcp_buf_init(&b, op->a);
 
@@ -293,6 +338,256 @@ gcp_watch_send_bookmark(gcp_watch_t *w, int initial_end)
     gcp_buf_addstr(&b, "}}}\n");
 
     gcp_watch_write(w, &b);
+}
+
+
+static void
+gcp_watch_send_bookmark(gcp_watch_t *w, int initial_end)
+{
+    /* every change up to w->rev in the watched range has been judged */
+
+    if (w->converting || w->queued) {
+        /* behind the events still being converted */
+        gcp_watch_queue(w, NULL, NULL, NULL, w->rev, initial_end);
+        gcp_watch_convert_next(w);
+        return;
+    }
+
+    gcp_watch_write_bookmark(w, w->rev, initial_end);
+}
+
+
+/* conversion webhooks */
+
+
+static gcp_watch_batch_t *
+gcp_watch_batch(gcp_watch_t *w)
+{
+    gcp_arena_t        *a;
+    gcp_watch_batch_t  *b;
+
+    if (w->queued) {
+        return w->queued;
+    }
+
+    a = gcp_arena_create(0);
+    if (a == NULL) {
+        return NULL;
+    }
+
+    b = gcp_calloc(a, sizeof(gcp_watch_batch_t));
+    if (b == NULL) {
+        gcp_arena_destroy(a);
+        return NULL;
+    }
+
+    b->a = a;
+    b->loop = gcp_watch_loop(w);
+    b->w = w;
+    w->queued = b;
+
+    return b;
+}
+
+
+/*
+ * Queues an event (type NULL: a bookmark at rv) behind those being
+ * converted; its object (obj, or decoded from kv) is held by the batch.
+ */
+
+static int
+gcp_watch_queue(gcp_watch_t *w, const char *type, const gcp_kv_t *kv,
+    json_t *obj, int64_t rv, int initial_end)
+{
+    size_t              cap;
+    void               *evs, *objs;
+    gcp_arena_t        *saved;
+    gcp_watch_batch_t  *b;
+    gcp_op_t           *op = w->op;
+
+    b = gcp_watch_batch(w);
+    if (b == NULL) {
+        gcp_watch_end(w);
+        return GCP_ENOMEM;
+    }
+
+    if (b->n == b->cap) {
+        cap = b->cap ? b->cap * 2 : 16;
+        evs = gcp_alloc(b->a, cap * sizeof(gcp_watch_ev_t));
+        objs = gcp_alloc(b->a, cap * sizeof(json_t *));
+
+        if (evs == NULL || objs == NULL) {
+            gcp_watch_end(w);
+            return GCP_ENOMEM;
+        }
+
+        if (b->n) {
+            memcpy(evs, b->evs, b->n * sizeof(gcp_watch_ev_t));
+            memcpy(objs, b->objs, b->nobjs * sizeof(json_t *));
+        }
+
+        b->evs = evs;
+        b->objs = objs;
+        b->cap = cap;
+    }
+
+    if (type) {
+        if (obj) {
+            obj = gcp_json_arena(b->a, json_incref(obj));
+
+        } else {
+            saved = op->a;
+            op->a = b->a;
+            obj = gcp_reg_decode_kv(op, kv);
+            op->a = saved;
+        }
+
+        if (obj == NULL) {
+            gcp_watch_end(w);
+            return GCP_EINTERNAL;
+        }
+
+        b->objs[b->nobjs] = obj;
+        b->evs[b->n].obj = b->nobjs++;
+    }
+
+    b->evs[b->n].type = type;
+    b->evs[b->n].rv = rv;
+    b->evs[b->n].initial_end = initial_end;
+    b->n++;
+
+    return GCP_OK;
+}
+
+
+static void
+gcp_watch_batch_destroy(void *arg)
+{
+    gcp_watch_batch_t  *b = arg;
+
+    gcp_arena_destroy(b->a);
+}
+
+
+/*
+ * Lets a batch go: freed from the loop once its conversion is no longer
+ * running (the call's state is in its arena and may still be on the
+ * stack), by its callback when it is.
+ */
+
+static void
+gcp_watch_batch_free(gcp_watch_batch_t *b)
+{
+    b->w = NULL;
+
+    if (b->calling) {
+        return;
+    }
+
+    if (b->loop == NULL
+        || b->loop->timer_add(b->loop, 0, gcp_watch_batch_destroy, b)
+           == NULL)
+    {
+        /* no timer: kept (a little memory) rather than freed under */
+        /* what may still use it */
+        return;
+    }
+}
+
+
+/* A failed conversion ends the watch: an ERROR event, as upstream's. */
+
+static void
+gcp_watch_convert_failed(gcp_watch_t *w, gcp_watch_batch_t *bt,
+    const char *message)
+{
+    gcp_buf_t               b;
+    gcp_status_cause_t      cause;
+    gcp_status_details_t    d;
+
+    message = message ? message : "out of memory";
+
+    memset(&d, 0, sizeof(d));
+    memset(&cause, 0, sizeof(cause));
+
+    cause.message = message;
+    d.cause = &cause;
+
+    gcp_buf_init(&b, bt->a);
+    gcp_buf_addstr(&b, "{\"type\":\"ERROR\",\"object\":");
+    gcp_status_failure(&b, 500, "InternalError",
+                       gcp_sprintf(bt->a, "Internal error occurred: %s",
+                                   message), &d);
+    gcp_buf_addstr(&b, "}\n");
+
+    gcp_watch_write(w, &b);
+    gcp_watch_end(w);
+}
+
+
+static void
+gcp_watch_converted(void *arg, int rc, const char *message)
+{
+    size_t              i;
+    gcp_watch_ev_t     *ev;
+    gcp_watch_batch_t  *b = arg;
+    gcp_watch_t        *w = b->w;
+
+    b->calling = 0;
+
+    if (w == NULL) {
+        /* the watch ended meanwhile: gcp_watch_stop() let the batch go */
+        gcp_watch_batch_free(b);
+        return;
+    }
+
+    w->converting = NULL;
+    w->op->a = b->a;
+
+    if (rc != GCP_OK) {
+        gcp_watch_convert_failed(w, b, message);
+
+    } else {
+        for (i = 0; i < b->n && !w->ended; i++) {
+            ev = &b->evs[i];
+
+            if (ev->type == NULL) {
+                gcp_watch_write_bookmark(w, ev->rv, ev->initial_end);
+
+            } else {
+                gcp_watch_send_now(w, ev->type, NULL, b->objs[ev->obj],
+                                   ev->rv);
+            }
+        }
+    }
+
+    w->op->a = w->main_arena;
+    gcp_watch_batch_free(b);
+
+    if (!w->ended) {
+        gcp_watch_convert_next(w);
+    }
+}
+
+
+/* Sends the queued batch for conversion when none is being converted. */
+
+static void
+gcp_watch_convert_next(gcp_watch_t *w)
+{
+    gcp_watch_batch_t  *b;
+
+    if (w->converting || w->queued == NULL || w->ended) {
+        return;
+    }
+
+    b = w->queued;
+    w->queued = NULL;
+    w->converting = b;
+    b->calling = 1;
+
+    w->op->res->strategy->convert(w->op, b->a, b->objs, b->nobjs, 0,
+                                  gcp_watch_converted, b);
 }
 
 
@@ -418,6 +713,8 @@ gcp_watch_event(void *arg, const gcp_store_event_t *ev)
 
     gcp_watch_scratch_end(w, scratch);
 
+    gcp_watch_convert_next(w);
+
     return w->ended ? GCP_EINTERNAL : rc;
 }
 
@@ -491,6 +788,16 @@ gcp_watch_stop(gcp_watch_t *w)
     if (w->last_bookmark) {
         loop->timer_del(loop, w->last_bookmark);
         w->last_bookmark = NULL;
+    }
+
+    if (w->converting) {
+        gcp_watch_batch_free(w->converting);
+        w->converting = NULL;
+    }
+
+    if (w->queued) {
+        gcp_watch_batch_free(w->queued);
+        w->queued = NULL;
     }
 }
 
@@ -657,6 +964,7 @@ gcp_watch_initial_done(void *arg, gcp_store_result_t *res)
     }
 
     gcp_watch_subscribe(w, res->revision);
+    gcp_watch_convert_next(w);
 }
 
 
@@ -676,6 +984,7 @@ gcp_watch_start(gcp_op_t *op, gcp_list_opts_t *lo)
     w->lo = *lo;
     w->main_arena = op->a;
     w->filtered = lo->labels || lo->fields || lo->name;
+    w->converts = gcp_reg_converts(op) != 0;
 
     if (lo->name && (!op->res->namespaced || op->ri.ns[0])) {
         w->prefix = gcp_object_key(op->a, op->res, op->ri.ns, lo->name);
