@@ -217,35 +217,6 @@ teardown(void **state)
 }
 
 
-static size_t
-events(const api_resp_t *r, json_t **out, size_t max)
-{
-    size_t       n;
-    const char  *p, *nl;
-
-    n = 0;
-
-    for (p = r->body; p && *p && n < max; p = nl + 1) {
-        nl = strchr(p, '\n');
-        assert_non_null(nl);
-        out[n] = json_loadb(p, (size_t) (nl - p), 0, NULL);
-        assert_non_null(out[n]);
-        n++;
-    }
-
-    return n;
-}
-
-
-static void
-free_events(json_t **ev, size_t n)
-{
-    while (n--) {
-        json_decref(ev[n]);
-    }
-}
-
-
 static char *
 create(api_env_t *env, const char *name, int amount)
 {
@@ -434,7 +405,7 @@ test_watch_in_order_batched(void **state)
     r = api_call_stream(env, "GET", path, NULL, 4000);
     free(rv);
 
-    n = events(r, ev, 16);
+    n = api_events(r, ev, 16);
     assert_int_equal(n, 6);
 
     for (i = 0; i < 5; i++) {
@@ -460,7 +431,7 @@ test_watch_in_order_batched(void **state)
     assert_true(conv.calls - calls >= 2);
     assert_int_equal(conv.batch[calls], 1);
 
-    free_events(ev, n);
+    api_events_free(ev, n);
     api_resp_free(r);
 }
 
@@ -482,7 +453,7 @@ test_watch_initial_events_then_bookmark(void **state)
                         "&allowWatchBookmarks=true&timeoutSeconds=1",
                         NULL, 3000);
 
-    n = events(r, ev, 8);
+    n = api_events(r, ev, 8);
     assert_true(n >= 3);
     assert_string_equal(api_str(ev[0], "type", NULL), "ADDED");
     assert_string_equal(api_str(ev[0], "object", "apiVersion", NULL),
@@ -492,7 +463,7 @@ test_watch_initial_events_then_bookmark(void **state)
     assert_string_equal(api_str(ev[2], "object", "metadata", "annotations",
                                 "k8s.io/initial-events-end", NULL), "true");
 
-    free_events(ev, n);
+    api_events_free(ev, n);
     api_resp_free(r);
 }
 
@@ -516,7 +487,7 @@ test_watch_failure_and_cancel(void **state)
 
     /* the conversion failed: an ERROR event ends the watch */
     assert_true(r->ended);
-    n = events(r, ev, 8);
+    n = api_events(r, ev, 8);
     assert_int_equal(n, 1);
     assert_string_equal(api_str(ev[0], "type", NULL), "ERROR");
     assert_int_equal(json_integer_value(json_object_get(json_object_get(
@@ -526,7 +497,7 @@ test_watch_failure_and_cancel(void **state)
     assert_string_equal(api_str(ev[0], "object", "message", NULL),
                         "Internal error occurred: conversion webhook for "
                         "conv.test/v1, Kind=Widget failed: refused");
-    free_events(ev, n);
+    api_events_free(ev, n);
     api_resp_free(r);
 
     conv.fail = 0;

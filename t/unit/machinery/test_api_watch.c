@@ -38,37 +38,6 @@ teardown(void **state)
 }
 
 
-/* Splits a watch body into events; returns their number. */
-
-static size_t
-events(const api_resp_t *r, json_t **out, size_t max)
-{
-    size_t       n;
-    const char  *p, *nl;
-
-    n = 0;
-
-    for (p = r->body; p && *p && n < max; p = nl + 1) {
-        nl = strchr(p, '\n');
-        assert_non_null(nl);
-        out[n] = json_loadb(p, (size_t) (nl - p), 0, NULL);
-        assert_non_null(out[n]);
-        n++;
-    }
-
-    return n;
-}
-
-
-static void
-free_events(json_t **ev, size_t n)
-{
-    while (n--) {
-        json_decref(ev[n]);
-    }
-}
-
-
 static void
 create(api_env_t *env, const char *name, const char *labels)
 {
@@ -101,23 +70,23 @@ test_watch_initial_and_timeout(void **state)
     assert_true(r->streaming);
     assert_true(r->ended);
 
-    n = events(r, ev, 8);
+    n = api_events(r, ev, 8);
     assert_int_equal(n, 2);
     assert_string_equal(api_str(ev[0], "type", NULL), "ADDED");
     assert_string_equal(api_str(ev[0], "object", "metadata", "name", NULL),
                         "a");
     assert_string_equal(api_str(ev[0], "object", "kind", NULL), "ConfigMap");
-    free_events(ev, n);
+    api_events_free(ev, n);
     api_resp_free(r);
 
     /* label selector */
     r = api_call_stream(env, "GET", CM "?watch=1&timeoutSeconds=1"
                         "&labelSelector=app%3Dy", NULL, 3000);
-    n = events(r, ev, 8);
+    n = api_events(r, ev, 8);
     assert_int_equal(n, 1);
     assert_string_equal(api_str(ev[0], "object", "metadata", "name", NULL),
                         "b");
-    free_events(ev, n);
+    api_events_free(ev, n);
     api_resp_free(r);
 }
 
@@ -166,7 +135,7 @@ test_watch_from_rv_and_selectors(void **state)
              "&labelSelector=app%%3Dw&timeoutSeconds=1", rv);
     r = api_call_stream(env, "GET", path, NULL, 3000);
 
-    n = events(r, ev, 16);
+    n = api_events(r, ev, 16);
     assert_int_equal(n, 4);
     assert_string_equal(api_str(ev[0], "type", NULL), "DELETED");
     /* leaving the selection shows the state before (as kube-apiserver) */
@@ -183,7 +152,7 @@ test_watch_from_rv_and_selectors(void **state)
                 > atoll(api_str(ev[2], "object", "metadata",
                                 "resourceVersion", NULL)));
 
-    free_events(ev, n);
+    api_events_free(ev, n);
     api_resp_free(r);
     free(rv);
 }
@@ -203,13 +172,13 @@ test_watch_bookmarks_initial_events(void **state)
                         "&resourceVersionMatch=NotOlderThan"
                         "&allowWatchBookmarks=true&timeoutSeconds=1", NULL,
                         3000);
-    n = events(r, ev, 8);
+    n = api_events(r, ev, 8);
     assert_true(n >= 2);
     assert_string_equal(api_str(ev[0], "type", NULL), "ADDED");
     assert_string_equal(api_str(ev[1], "type", NULL), "BOOKMARK");
     assert_string_equal(api_str(ev[1], "object", "metadata", "annotations",
                                 "k8s.io/initial-events-end", NULL), "true");
-    free_events(ev, n);
+    api_events_free(ev, n);
     api_resp_free(r);
 
     /* sendInitialEvents without resourceVersionMatch: 422 */
@@ -238,25 +207,25 @@ test_watch_table_and_partial(void **state)
     r = api_call_stream(env, "GET", CM "?watch=1&timeoutSeconds=1",
                         "application/json;as=Table;v=v1;g=meta.k8s.io",
                         3000);
-    n = events(r, ev, 8);
+    n = api_events(r, ev, 8);
     assert_int_equal(n, 2);
     assert_string_equal(api_str(ev[0], "object", "kind", NULL), "Table");
     assert_true(json_is_array(json_object_get(json_object_get(ev[0],
                 "object"), "columnDefinitions")));
     assert_true(json_is_null(json_object_get(json_object_get(ev[1],
                 "object"), "columnDefinitions")));
-    free_events(ev, n);
+    api_events_free(ev, n);
     api_resp_free(r);
 
     r = api_call_stream(env, "GET", CM "?watch=1&timeoutSeconds=1",
         "application/json;as=PartialObjectMetadata;v=v1;g=meta.k8s.io",
         3000);
-    n = events(r, ev, 8);
+    n = api_events(r, ev, 8);
     assert_int_equal(n, 2);
     assert_string_equal(api_str(ev[0], "object", "kind", NULL),
                         "PartialObjectMetadata");
     assert_null(json_object_get(json_object_get(ev[0], "object"), "data"));
-    free_events(ev, n);
+    api_events_free(ev, n);
     api_resp_free(r);
 }
 
@@ -300,13 +269,13 @@ test_watch_compacted(void **state)
                         "&timeoutSeconds=2", NULL, 3000);
     assert_int_equal(r->status, 200);
     assert_true(r->ended);
-    n = events(r, ev, 4);
+    n = api_events(r, ev, 4);
     assert_int_equal(n, 1);
     assert_string_equal(api_str(ev[0], "type", NULL), "ERROR");
     assert_int_equal(json_integer_value(json_object_get(json_object_get(
         ev[0], "object"), "code")), 410);
     assert_string_equal(api_str(ev[0], "object", "reason", NULL), "Expired");
-    free_events(ev, n);
+    api_events_free(ev, n);
     api_resp_free(r);
 
     /* a list at the compacted revision: 410 too */

@@ -9,6 +9,7 @@
 #include <cmocka.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <strings.h>
 #include <unistd.h>
 
@@ -461,6 +462,35 @@ api_call_stream(api_env_t *env, const char *method, const char *path,
 {
     return api_run(env, method, path, NULL, NULL, 0, accept, stream_ms,
                    NULL);
+}
+
+
+size_t
+api_events(const api_resp_t *r, json_t **out, size_t max)
+{
+    size_t       n;
+    const char  *p, *nl;
+
+    n = 0;
+
+    for (p = r->body; p && *p && n < max; p = nl + 1) {
+        nl = strchr(p, '\n');
+        assert_non_null(nl);
+        out[n] = json_loadb(p, (size_t) (nl - p), 0, NULL);
+        assert_non_null(out[n]);
+        n++;
+    }
+
+    return n;
+}
+
+
+void
+api_events_free(json_t **ev, size_t n)
+{
+    while (n--) {
+        json_decref(ev[n]);
+    }
 }
 
 

@@ -98,6 +98,14 @@ void api_store_put(api_env_t *env, gcp_str_t key, gcp_str_t value);
 /* Runs the loop for ms milliseconds, at least one turn. */
 void api_spin(api_env_t *env, int ms);
 
+/*
+ * Splits a watch body into its events (one JSON line each) into out[0..);
+ * returns their number (at most max).  The caller owns them
+ * (api_events_free).
+ */
+size_t api_events(const api_resp_t *r, json_t **out, size_t max);
+void api_events_free(json_t **ev, size_t n);
+
 /* The value of header name (first), or NULL. */
 const char *api_header(const api_resp_t *r, const char *name);
 
