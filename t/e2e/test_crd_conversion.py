@@ -15,6 +15,7 @@ import pytest
 
 from gcp_http import call, connect
 from gcp_wait import eventually
+from kubectl_watch import KubectlWatch
 from test_crd import create_crd, crd_path, delete_crd
 from webhook_server import WebhookServer
 
@@ -436,3 +437,31 @@ def test_watch_conversion_failure_ends_watch(server, wh, gadgets, namespace):
         assert w.events[0]["object"]["spec"] == {"count": 1}
     finally:
         w.close()
+
+
+def test_kubectl_watch_in_other_version(server, wh, gadgets, namespace):
+    """kubectl get -w of v2: its Table watch, and the objects (custom
+    columns) converted while they are written in v1."""
+    with KubectlWatch(server, "-n", namespace, "get",
+                      "gadgets.v2." + GROUP, "-w",
+                      "-o", "custom-columns=NAME:.metadata.name,"
+                      "AMOUNT:.spec.amount,VERSION:.apiVersion",
+                      timeout=60) as w:
+        create(server, namespace, "k1", 5)
+        r = call(server, "PATCH", g_path(namespace, "k1"),
+                 {"spec": {"count": 6}},
+                 content_type="application/merge-patch+json")
+        assert r.status == 200, r
+        assert w.until(lambda out: sum("k1" in l for l in out) >= 2), w.out
+    rows = [l.split() for l in "".join(w.out).splitlines()]
+    assert rows[0] == ["NAME", "AMOUNT", "VERSION"]
+    assert rows[1:3] == [["k1", "5", GROUP + "/v2"],
+                         ["k1", "6", GROUP + "/v2"]]
+
+    with KubectlWatch(server, "-n", namespace, "get",
+                      "gadgets.v2." + GROUP, "-w", timeout=60) as w:
+        create(server, namespace, "k2", 7)
+        assert w.until(lambda out: any(l.startswith("k2 ")
+                                       for l in out)), w.out
+    names = [l.split()[0] for l in "".join(w.out).splitlines()]
+    assert names[0] == "NAME" and names[1:] == ["k1", "k2"]

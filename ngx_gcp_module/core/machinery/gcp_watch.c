@@ -20,6 +20,13 @@
 
 #define GCP_WATCH_BOOKMARK_MS  60000
 
+/*
+ * Changes waiting behind a conversion, at most: a watch whose webhook
+ * cannot keep up ends as a slow client's does (the client watches again).
+ * The initial events are as many as the objects, as a list's.
+ */
+#define GCP_WATCH_QUEUE_MAX    4096
+
 
 typedef struct gcp_watch_s  gcp_watch_t;
 
@@ -409,6 +416,11 @@ gcp_watch_queue(gcp_watch_t *w, const char *type, const gcp_kv_t *kv,
     if (b == NULL) {
         gcp_watch_end(w);
         return GCP_ENOMEM;
+    }
+
+    if (w->sw && b->n >= GCP_WATCH_QUEUE_MAX) {
+        gcp_watch_end(w);
+        return GCP_EINTERNAL;
     }
 
     if (b->n == b->cap) {
