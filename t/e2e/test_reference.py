@@ -22,7 +22,8 @@ Captured discovery documents are narrowed to the groups and resources
 ngx_gcp serves (core configmaps, events, namespaces, resourcequotas,
 secrets, serviceaccounts; admissionregistration.k8s.io's webhook
 configurations; apiextensions.k8s.io; apiregistration.k8s.io;
-authentication.k8s.io; authorization.k8s.io; coordination.k8s.io;
+authentication.k8s.io; authorization.k8s.io; certificates.k8s.io;
+coordination.k8s.io;
 events.k8s.io; flowcontrol.apiserver.k8s.io; rbac.authorization.k8s.io).
 flowcontrol.apiserver.k8s.io is served in v1beta3 too (extension servers
 built on older libraries watch it), which 1.32 no longer serves: its
@@ -194,6 +195,19 @@ DISC_APIS = {
    ],
    "preferredVersion": {
     "groupVersion": "authorization.k8s.io/v1",
+    "version": "v1"
+   }
+  },
+  {
+   "name": "certificates.k8s.io",
+   "versions": [
+    {
+     "groupVersion": "certificates.k8s.io/v1",
+     "version": "v1"
+    }
+   ],
+   "preferredVersion": {
+    "groupVersion": "certificates.k8s.io/v1",
     "version": "v1"
    }
   },
@@ -674,6 +688,71 @@ DISC_V2_APIS = {
        "singularResource": "subjectaccessreview",
        "verbs": [
         "create"
+       ]
+      }
+     ],
+     "freshness": "Current"
+    }
+   ]
+  },
+  {
+   "metadata": {
+    "name": "certificates.k8s.io",
+    "creationTimestamp": None
+   },
+   "versions": [
+    {
+     "version": "v1",
+     "resources": [
+      {
+       "resource": "certificatesigningrequests",
+       "responseKind": {
+        "group": "",
+        "version": "",
+        "kind": "CertificateSigningRequest"
+       },
+       "scope": "Cluster",
+       "singularResource": "certificatesigningrequest",
+       "verbs": [
+        "create",
+        "delete",
+        "deletecollection",
+        "get",
+        "list",
+        "patch",
+        "update",
+        "watch"
+       ],
+       "shortNames": [
+        "csr"
+       ],
+       "subresources": [
+        {
+         "subresource": "approval",
+         "responseKind": {
+          "group": "",
+          "version": "",
+          "kind": "CertificateSigningRequest"
+         },
+         "verbs": [
+          "get",
+          "patch",
+          "update"
+         ]
+        },
+        {
+         "subresource": "status",
+         "responseKind": {
+          "group": "",
+          "version": "",
+          "kind": "CertificateSigningRequest"
+         },
+         "verbs": [
+          "get",
+          "patch",
+          "update"
+         ]
+        }
        ]
       }
      ],
@@ -1185,6 +1264,8 @@ STEPS = [
                 "/apis/authentication.k8s.io/v1",
                 "/apis/authorization.k8s.io",
                 "/apis/authorization.k8s.io/v1",
+                "/apis/certificates.k8s.io",
+                "/apis/certificates.k8s.io/v1",
                 "/apis/coordination.k8s.io",
                 "/apis/coordination.k8s.io/v1",
                 "/apis/events.k8s.io",

@@ -4,8 +4,9 @@
  * gcp_admission_plugins.h).
  *
  * The order is kube-apiserver's (AllOrderedPlugins): NamespaceLifecycle
- * first; plugins of one's own next ("new admission plugins should
- * generally be inserted above here"); then the mutating webhooks; the
+ * first; the CertificateSigningRequest plugins (approval, signing,
+ * subject restriction); plugins of one's own next ("new admission
+ * plugins should generally be inserted above here"); then the mutating webhooks; the
  * RBAC escalation checks, which kube-apiserver makes in the RBAC storage
  * after the mutating admission and before validation; the validating
  * webhooks; ResourceQuota last.  A plugin written for the module is
@@ -15,12 +16,16 @@
 #include <stdio.h>
 
 #include "gcp_admission_plugins.h"
+#include "gcp_csr_plugins.h"
 #include "gcp_plugins.h"
 #include "gcp_rbac.h"
 
 
 static const gcp_admission_def_t  gcp_admission_defs[] = {
     { "NamespaceLifecycle", 1, gcp_namespace_lifecycle_plugin },
+    { "CertificateApproval", 1, gcp_csr_approval_plugin },
+    { "CertificateSigning", 1, gcp_csr_signing_plugin },
+    { "CertificateSubjectRestriction", 1, gcp_csr_subject_plugin },
     { "RequiredLabels", 0, gcp_required_labels_plugin },
     { "MutatingAdmissionWebhook", 1, gcp_webhook_mutating_plugin },
     { "RBACEscalation", 1, gcp_rbac_escalation_plugin },

@@ -9,6 +9,7 @@
 #include "gcp_authz_types.h"
 #include "gcp_builtin.h"
 #include "gcp_crd.h"
+#include "gcp_csr.h"
 #include "gcp_fc_types.h"
 #include "gcp_types.h"
 
@@ -29,6 +30,7 @@ static const gcp_resource_t * const  gcp_builtin[] = {
     &gcp_type_selfsubjectaccessreviews,
     &gcp_type_selfsubjectrulesreviews,
     &gcp_type_subjectaccessreviews,
+    &gcp_type_certificatesigningrequests,
     &gcp_type_clusterrolebindings,
     &gcp_type_clusterroles,
     &gcp_type_rolebindings,
