@@ -1,16 +1,19 @@
 
 /*
- * The controllers in the adapter: the gcp_controllers and
- * gcp_root_ca_file directives, and their start in the worker that runs
- * them, with which are off, the root CA, and the instance's leader
+ * The controllers in the adapter: the gcp_controllers, gcp_root_ca_file,
+ * gcp_csr_signer and gcp_cluster_signing_duration directives, and their
+ * start in the worker that runs them, with which are off, the root CA,
+ * the CertificateSigningRequest signers, and the instance's leader
  * election identity.  They sit above the API core and act through its
  * in-process client.
  */
 
 #include "ngx_http_gcp_module.h"
+#include "gcp_csr.h"
 
 
 #define NGX_HTTP_GCP_ROOT_CA_MAX  (1024 * 1024)
+#define NGX_HTTP_GCP_SIGNER_MAX   (1024 * 1024)
 
 
 /*
@@ -111,10 +114,91 @@ ngx_http_gcp_root_ca_file(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
 }
 
 
+/*
+ * gcp_csr_signer NAME CERT_FILE KEY_FILE;  the CA that signs the
+ * CertificateSigningRequests of signerName NAME (as kube-controller-
+ * manager's --cluster-signing-*-file flags), read and checked now.
+ */
+
+char *
+ngx_http_gcp_csr_signer(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
+{
+    ngx_http_gcp_main_conf_t *mcf = conf;
+
+    char               err[256];
+    ngx_str_t         *value, cert, key;
+    ngx_uint_t         i;
+    gcp_csr_ca_t      *ca;
+    gcp_ctl_signer_t  *s;
+
+    value = cf->args->elts;
+
+    if (mcf->signers == NULL) {
+        mcf->signers = ngx_array_create(cf->pool, 2,
+                                        sizeof(gcp_ctl_signer_t));
+        if (mcf->signers == NULL) {
+            return NGX_CONF_ERROR;
+        }
+    }
+
+    s = mcf->signers->elts;
+
+    for (i = 0; i < mcf->signers->nelts; i++) {
+        if (ngx_strcmp(s[i].name, value[1].data) == 0) {
+            return "is duplicate";
+        }
+    }
+
+    if (ngx_strlchr(value[1].data, value[1].data + value[1].len, '/')
+        == NULL)
+    {
+        ngx_conf_log_error(NGX_LOG_EMERG, cf, 0, "invalid signer name "
+                           "\"%V\": DOMAIN/NAME expected", &value[1]);
+        return NGX_CONF_ERROR;
+    }
+
+    if (ngx_http_gcp_read_conf_file(cf, &value[2], NGX_HTTP_GCP_SIGNER_MAX,
+                                    &cert)
+        != NGX_CONF_OK
+        || ngx_http_gcp_read_conf_file(cf, &value[3],
+                                       NGX_HTTP_GCP_SIGNER_MAX, &key)
+           != NGX_CONF_OK)
+    {
+        return NGX_CONF_ERROR;
+    }
+
+    ca = gcp_csr_ca_load((char *) cert.data, cert.len, (char *) key.data,
+                         key.len, err, sizeof(err));
+
+    if (ca == NULL) {
+        ngx_conf_log_error(NGX_LOG_EMERG, cf, 0, "signer \"%V\" (\"%V\", "
+                           "\"%V\"): %s", &value[1], &value[2], &value[3],
+                           err);
+        return NGX_CONF_ERROR;
+    }
+
+    gcp_csr_ca_free(ca);
+
+    s = ngx_array_push(mcf->signers);
+    if (s == NULL) {
+        return NGX_CONF_ERROR;
+    }
+
+    s->name = (const char *) value[1].data;
+    s->cert = (const char *) cert.data;
+    s->cert_len = cert.len;
+    s->key = (const char *) key.data;
+    s->key_len = key.len;
+
+    return NGX_CONF_OK;
+}
+
+
 void
 ngx_http_gcp_ctl_init_conf(ngx_http_gcp_main_conf_t *mcf)
 {
     ngx_conf_init_uint_value(mcf->controllers_off, 0);
+    ngx_conf_init_value(mcf->signing_duration, GCP_CSR_DEFAULT_DURATION);
 }
 
 
@@ -193,6 +277,12 @@ ngx_http_gcp_ctl_start(ngx_cycle_t *cycle, ngx_http_gcp_main_conf_t *mcf)
     conf.root_ca = mcf->root_ca.len ? (const char *) mcf->root_ca.data
                                     : NULL;
     conf.identity = ngx_http_gcp_ctl_identity(cycle, mcf);
+    conf.signing_duration = (long) mcf->signing_duration;
+
+    if (mcf->signers) {
+        conf.signers = mcf->signers->elts;
+        conf.nsigners = mcf->signers->nelts;
+    }
 
     mcf->ctl = gcp_ctl_start(mcf->api, &conf);
 

@@ -218,6 +218,20 @@ static ngx_command_t  ngx_http_gcp_commands[] = {
       0,
       NULL },
 
+    { ngx_string("gcp_csr_signer"),
+      NGX_HTTP_MAIN_CONF|NGX_CONF_TAKE3,
+      ngx_http_gcp_csr_signer,
+      NGX_HTTP_MAIN_CONF_OFFSET,
+      0,
+      NULL },
+
+    { ngx_string("gcp_cluster_signing_duration"),
+      NGX_HTTP_MAIN_CONF|NGX_CONF_TAKE1,
+      ngx_conf_set_sec_slot,
+      NGX_HTTP_MAIN_CONF_OFFSET,
+      offsetof(ngx_http_gcp_main_conf_t, signing_duration),
+      NULL },
+
     /* bootstrap manifests (ngx_http_gcp_manifests.c) */
 
     { ngx_string("gcp_manifests"),
@@ -534,6 +548,7 @@ ngx_http_gcp_create_main_conf(ngx_conf_t *cf)
     mcf->label_index = NGX_CONF_UNSET_SIZE;
     mcf->table_cache = NGX_CONF_UNSET_SIZE;
     mcf->controllers_off = NGX_CONF_UNSET_UINT;
+    mcf->signing_duration = NGX_CONF_UNSET;
     mcf->storage.sync = NGX_CONF_UNSET;
     ngx_queue_init(&mcf->calls);
 

@@ -188,6 +188,10 @@ typedef struct {
     ngx_uint_t                   controllers_off;   /* gcp_controllers: */
                                                     /* GCP_CTL_* bits */
     ngx_str_t                    root_ca;       /* gcp_root_ca_file: PEM */
+    ngx_array_t                 *signers;       /* gcp_csr_signer: */
+                                                /* gcp_ctl_signer_t */
+    time_t                       signing_duration;  /* gcp_cluster_ */
+                                                    /* signing_duration */
     ngx_array_t                 *manifests;     /* gcp_manifests: */
                                                 /* gcp_manifest_file_t */
     ngx_http_gcp_auth_conf_t     auth;
@@ -527,6 +531,10 @@ ngx_ssl_t *ngx_http_gcp_proxy_tls(ngx_http_request_t *r,
 char *ngx_http_gcp_controllers(ngx_conf_t *cf, ngx_command_t *cmd,
     void *conf);
 char *ngx_http_gcp_root_ca_file(ngx_conf_t *cf, ngx_command_t *cmd,
+    void *conf);
+
+/* gcp_csr_signer NAME CERT_FILE KEY_FILE; */
+char *ngx_http_gcp_csr_signer(ngx_conf_t *cf, ngx_command_t *cmd,
     void *conf);
 
 /* Applies the controllers' defaults (init_main_conf). */

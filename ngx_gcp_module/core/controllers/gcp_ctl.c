@@ -49,6 +49,10 @@ static const struct {
       GCP_CTL_APISERVICE_AVAILABLE },
     { "cluster-authentication-trust-controller",
       "cluster-authentication-trust", GCP_CTL_AUTH_TRUST },
+    { "certificatesigningrequest-signing-controller", "csrsigning",
+      GCP_CTL_CSR_SIGNING },
+    { "certificatesigningrequest-cleaner-controller", "csrcleaner",
+      GCP_CTL_CSR_CLEANER },
 };
 
 

@@ -3,7 +3,8 @@
  * The built-in controllers, as kube-controller-manager runs them for a
  * generic control plane: namespace deletion, garbage collection, the
  * default service account and the root CA config map of every namespace,
- * resource quota status, and ClusterRole aggregation.
+ * resource quota status, ClusterRole aggregation, and the signing and
+ * cleaning of CertificateSigningRequests.
  *
  * They run inside one worker process of an instance (gcp_api_conf_t
  * .controllers), driven by store watches and timers, never blocking.
@@ -38,7 +39,19 @@
                                                 /* available-controller */
 #define GCP_CTL_AUTH_TRUST              0x200   /* cluster-authentication- */
                                                 /* trust-controller */
-#define GCP_CTL_ALL             0x3ff
+#define GCP_CTL_CSR_SIGNING             0x400   /* csrsigning-controller */
+#define GCP_CTL_CSR_CLEANER             0x800   /* csrcleaner-controller */
+#define GCP_CTL_ALL             0xfff
+
+
+/* A signer of CertificateSigningRequests: its name and its CA (PEM). */
+typedef struct {
+    const char   *name;             /* "kubernetes.io/kube-apiserver-client" */
+    const char   *cert;
+    size_t        cert_len;
+    const char   *key;
+    size_t        key_len;
+} gcp_ctl_signer_t;
 
 
 typedef struct {
@@ -47,6 +60,15 @@ typedef struct {
                                     /* root CA publisher has nothing to */
                                     /* publish and does not run */
     const char   *identity;         /* leader election identity */
+
+    /*
+     * The signers the csrsigning controller runs (borrowed: they outlive
+     * the manager) and the longest validity it gives (seconds; 0: a
+     * year, --cluster-signing-duration's default).
+     */
+    const gcp_ctl_signer_t  *signers;
+    size_t                   nsigners;
+    long                     signing_duration;
 
     /* 0: upstream's defaults (15 s, 10 s, 2 s, 5 min, 5 min) */
     uint64_t      lease_ms;         /* leaseDurationSeconds */
@@ -105,7 +127,9 @@ int gcp_ctl_leading(const gcp_ctl_manager_t *m);
  * "root-ca-certificate-publisher-controller" / "root-ca-cert-publisher";
  * "resourcequota-controller" / "resourcequota";
  * "clusterrole-aggregation-controller" / "clusterrole-aggregation";
- * "priority-and-fairness-config" / "priority-and-fairness"), or 0.
+ * "priority-and-fairness-config" / "priority-and-fairness";
+ * "certificatesigningrequest-signing-controller" / "csrsigning";
+ * "certificatesigningrequest-cleaner-controller" / "csrcleaner"), or 0.
  */
 unsigned gcp_ctl_bit(const char *name, size_t len);
 

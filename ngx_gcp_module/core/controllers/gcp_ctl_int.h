@@ -22,7 +22,7 @@
 #include "gcp_registry.h"
 
 
-#define GCP_CTL_NCONTROLLERS   10
+#define GCP_CTL_NCONTROLLERS   12
 
 #define GCP_CTL_LEASE_MS       15000
 #define GCP_CTL_RENEW_MS       10000
@@ -111,6 +111,8 @@ extern const gcp_ctl_controller_t  gcp_ctl_apf_controller;
 extern const gcp_ctl_controller_t  gcp_ctl_apisvc_controller;
 extern const gcp_ctl_controller_t  gcp_ctl_apisvc_avail_controller;
 extern const gcp_ctl_controller_t  gcp_ctl_authtrust_controller;
+extern const gcp_ctl_controller_t  gcp_ctl_csr_signing_controller;
+extern const gcp_ctl_controller_t  gcp_ctl_csr_cleaner_controller;
 
 
 /* What the run knows of a namespace. */

@@ -33,6 +33,8 @@ static const gcp_ctl_controller_t * const  gcp_ctl_all[] = {
     &gcp_ctl_apisvc_controller,
     &gcp_ctl_apisvc_avail_controller,
     &gcp_ctl_authtrust_controller,
+    &gcp_ctl_csr_signing_controller,
+    &gcp_ctl_csr_cleaner_controller,
 };
 
 
