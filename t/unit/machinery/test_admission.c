@@ -239,8 +239,10 @@ test_plugins_compiled_in(void **state)
     const gcp_admission_def_t  *defs;
 
     static const char * const  order[] = {
-        "NamespaceLifecycle", "RequiredLabels", "MutatingAdmissionWebhook",
-        "RBACEscalation", "ValidatingAdmissionWebhook", "ResourceQuota"
+        "NamespaceLifecycle", "CertificateApproval", "CertificateSigning",
+        "CertificateSubjectRestriction", "RequiredLabels",
+        "MutatingAdmissionWebhook", "RBACEscalation",
+        "ValidatingAdmissionWebhook", "ResourceQuota"
     };
     static const char * const  nope[] = { "Nope" };
     static const char * const  quota[] = { "ResourceQuota" };
@@ -302,13 +304,18 @@ test_plugins_compiled_in(void **state)
     api = api_env_api(env);
 
     assert_int_equal(gcp_admission_index(api, "NamespaceLifecycle"), 0);
+    assert_int_equal(gcp_admission_index(api, "CertificateApproval"), 1);
+    assert_int_equal(gcp_admission_index(api, "CertificateSigning"), 2);
+    assert_int_equal(gcp_admission_index(api,
+                                         "CertificateSubjectRestriction"),
+                     3);
     assert_int_equal(gcp_admission_index(api, "RequiredLabels"), -1);
     assert_int_equal(gcp_admission_index(api, "MutatingAdmissionWebhook"),
-                     1);
-    assert_int_equal(gcp_admission_index(api, "RBACEscalation"), 2);
+                     4);
+    assert_int_equal(gcp_admission_index(api, "RBACEscalation"), 5);
     assert_int_equal(gcp_admission_index(api, "ValidatingAdmissionWebhook"),
-                     3);
-    assert_int_equal(gcp_admission_index(api, "ResourceQuota"), 4);
+                     6);
+    assert_int_equal(gcp_admission_index(api, "ResourceQuota"), 7);
     api_env_destroy(env);
 
     memset(&c, 0, sizeof(c));
@@ -321,8 +328,8 @@ test_plugins_compiled_in(void **state)
     api = api_env_api(env);
 
     assert_int_equal(gcp_admission_index(api, "NamespaceLifecycle"), -1);
-    assert_int_equal(gcp_admission_index(api, "RequiredLabels"), 0);
-    assert_int_equal(gcp_admission_index(api, "ResourceQuota"), 4);
+    assert_int_equal(gcp_admission_index(api, "RequiredLabels"), 3);
+    assert_int_equal(gcp_admission_index(api, "ResourceQuota"), 7);
     api_env_destroy(env);
 }
 
