@@ -8,9 +8,11 @@ signer's Failed condition, the requestor fields, immutability, the
 cleaner, Tables, field selectors, protobuf."""
 
 import base64
+import datetime
 import json
 import os
 import subprocess
+import tempfile
 
 import pytest
 
@@ -78,13 +80,54 @@ roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole,
           name: kubernetes-io-approver}
 subjects:
 - {apiGroup: rbac.authorization.k8s.io, kind: User, name: erin}
+---
+# carol may write /status, but signs for no signer
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRole
+metadata: {name: csr-status-writer}
+rules:
+- apiGroups: [certificates.k8s.io]
+  resources: [certificatesigningrequests/status]
+  verbs: [update, patch]
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRoleBinding
+metadata: {name: csr-status-writers}
+roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole,
+          name: csr-status-writer}
+subjects:
+- {apiGroup: rbac.authorization.k8s.io, kind: User, name: carol}
 """
+
+CUSTOM = "example.com/custom"
+
+
+def make_ca(directory):
+    """A CA of one's own (openssl), for the custom signer."""
+    crt = os.path.join(directory, "custom-ca.crt")
+    key = os.path.join(directory, "custom-ca.key")
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt",
+                    "ec_paramgen_curve:P-256", "-nodes", "-keyout", key,
+                    "-out", crt, "-subj", "/CN=custom-signer-ca", "-days",
+                    "30", "-addext", "basicConstraints=critical,CA:TRUE",
+                    "-addext", "keyUsage=critical,keyCertSign"],
+                   check=True, capture_output=True)
+    return crt, key
 
 
 @pytest.fixture(scope="module")
-def srv():
-    s = GcpServer(workers=2, tls=True, authz="RBAC",
-                  token_file=TOKENS).start()
+def ca_dir():
+    with tempfile.TemporaryDirectory(prefix="gcp-csr-ca-") as d:
+        yield d
+
+
+@pytest.fixture(scope="module")
+def srv(ca_dir):
+    crt, key = make_ca(ca_dir)
+    s = GcpServer(workers=2, tls=True, authz="RBAC", token_file=TOKENS,
+                  http_extra="gcp_csr_signer %s %s %s;" % (CUSTOM, crt,
+                                                           key)).start(
+        timeout=60)
     try:
         s.kubectl("apply", "-f", "-", input=POLICY)
         yield s
@@ -379,3 +422,54 @@ def test_cleaner_removes_old_denied(srv):
     srv.kubectl("create", "-f", "-", input=csr_manifest("new", pem))
     srv.kubectl("certificate", "deny", "new")
     assert get_csr(srv, "new")["metadata"]["name"] == "new"
+
+
+def test_custom_signer_and_sign_permission(srv, ca_dir):
+    _, pem = openssl_csr(srv, "svc", "/CN=svc.example.com")
+    srv.kubectl("create", "-f", "-",
+                input=csr_manifest("svc", pem, signer=CUSTOM,
+                                   usages=("digital signature",
+                                           "server auth"),
+                                   expiration=7200))
+
+    # carol may write /status, but may not sign for the signer
+    c = get_csr(srv, "svc")
+    c["status"] = {"conditions": [{"type": "Failed", "status": "True",
+                                   "reason": "Nope"}]}
+    p = srv.kubectl("replace", "--subresource=status", "-f", "-",
+                    kubeconfig=user(srv, "carol"), check=False,
+                    input=json.dumps(c))
+    assert p.returncode != 0
+    assert ('certificatesigningrequests.certificates.k8s.io "svc" is '
+            'forbidden: user not permitted to sign requests with '
+            'signerName "example.com/custom"') in p.stderr
+    assert get_csr(srv, "svc")["status"] == {}
+
+    srv.kubectl("certificate", "approve", "svc")
+
+    def issued():
+        c = get_csr(srv, "svc")
+        return c if c["status"].get("certificate") else None
+    c = eventually(issued, timeout=60)
+    assert c, get_csr(srv, "svc")
+
+    crt = os.path.join(srv.data_dir, "svc.crt")
+    with open(crt, "wb") as f:
+        f.write(base64.b64decode(c["status"]["certificate"]))
+    subprocess.run(["openssl", "verify", "-CAfile",
+                    os.path.join(ca_dir, "custom-ca.crt"), crt],
+                   check=True, capture_output=True)
+    text = subprocess.run(["openssl", "x509", "-in", crt, "-noout",
+                           "-issuer", "-ext", "extendedKeyUsage",
+                           "-startdate", "-enddate", "-dateopt",
+                           "iso_8601"],
+                          check=True, capture_output=True, text=True).stdout
+    assert "CN = custom-signer-ca" in text
+    assert "TLS Web Server Authentication" in text
+    # expirationSeconds honoured, not backdated (shorter than 8 hours)
+    dates = dict(line.split("=", 1) for line in text.splitlines()
+                 if line.startswith(("notBefore=", "notAfter=")))
+    fmt = "%Y-%m-%d %H:%M:%SZ"
+    span = (datetime.datetime.strptime(dates["notAfter"], fmt)
+            - datetime.datetime.strptime(dates["notBefore"], fmt))
+    assert span == datetime.timedelta(seconds=7200), dates
