@@ -586,7 +586,7 @@ gcp_csr_validate(gcp_ferrs_t *errs, const json_t *obj, const json_t *old,
     const char *sub)
 {
     size_t          i;
-    json_t         *x, *y;
+    json_t         *x, *y, *nx[3], *ny[3];
     gcp_csr_opts_t  o;
     gcp_arena_t    *a = errs->arena;
 
@@ -603,18 +603,22 @@ gcp_csr_validate(gcp_ferrs_t *errs, const json_t *obj, const json_t *old,
         return;
     }
 
-    /* no Approved, Denied or Failed condition is removed */
+    /* the conditions of each kept type, new and old */
 
     for (i = 0; i < gcp_nelems(kept); i++) {
-        x = gcp_json_arena(a, gcp_csr_find(obj, kept[i]));
-        y = gcp_json_arena(a, gcp_csr_find(old, kept[i]));
+        nx[i] = gcp_json_arena(a, gcp_csr_find(obj, kept[i]));
+        ny[i] = gcp_json_arena(a, gcp_csr_find(old, kept[i]));
 
-        if (x == NULL || y == NULL) {
+        if (nx[i] == NULL || ny[i] == NULL) {
             errs->nomem = 1;
             return;
         }
+    }
 
-        if (json_array_size(x) < json_array_size(y)) {
+    /* no Approved, Denied or Failed condition is removed */
+
+    for (i = 0; i < gcp_nelems(kept); i++) {
+        if (json_array_size(nx[i]) < json_array_size(ny[i])) {
             gcp_ferrs_add(errs, GCP_FERR_FORBIDDEN, "status.conditions",
                           NULL, "updates may not remove a condition of "
                           "type %s", gcp_ferr_quote(a, kept[i]));
@@ -624,13 +628,8 @@ gcp_csr_validate(gcp_ferrs_t *errs, const json_t *obj, const json_t *old,
     /* only /approval adds or changes Approved and Denied */
 
     for (i = 0; !o.approval && i < 2; i++) {
-        x = gcp_json_arena(a, gcp_csr_find(obj, kept[i]));
-        y = gcp_json_arena(a, gcp_csr_find(old, kept[i]));
-
-        if (x == NULL || y == NULL) {
-            errs->nomem = 1;
-            return;
-        }
+        x = nx[i];
+        y = ny[i];
 
         if (json_array_size(x) < json_array_size(y)) {
             continue;

@@ -379,7 +379,7 @@ test_validate_update(void **state)
     /* a condition may not go; the certificate only through /status */
 
     json_array_clear(conds);
-    json_object_set(json_object_get(old, "status"), "conditions",
+    json_object_set_new(json_object_get(old, "status"), "conditions",
                     json_pack("[o]", condition("Failed", "True")));
     json_object_set_new(json_object_get(obj, "status"), "certificate",
                         json_string("AAAA"));
