@@ -150,32 +150,6 @@ gcp_crc_go_type(const json_t *v)
 }
 
 
-/* field.ErrorList's ToAggregate().Error() */
-static const char *
-gcp_crc_aggregate(gcp_arena_t *a, const gcp_ferrs_t *errs)
-{
-    gcp_buf_t          b;
-    const gcp_ferr_t  *e;
-
-    gcp_buf_init(&b, a);
-
-    if (errs->n > 1) {
-        gcp_buf_addc(&b, '[');
-    }
-
-    for (e = errs->first; e; e = e->next) {
-        gcp_buf_printf(&b, "%s%s: %s", e == errs->first ? "" : ", ",
-                       e->field, gcp_ferr_cause_message(a, e));
-    }
-
-    if (errs->n > 1) {
-        gcp_buf_addc(&b, ']');
-    }
-
-    return gcp_buf_failed(&b) ? NULL : gcp_buf_cstr(&b);
-}
-
-
 /*
  * restoreObjectMeta: out's metadata becomes in's, but for labels and
  * annotations, taken from out (validated when they changed).  Returns
@@ -264,7 +238,7 @@ gcp_crc_restore_meta(gcp_arena_t *a, const json_t *in, json_t *out)
             }
 
             if (errs.n) {
-                why = gcp_crc_aggregate(a, &errs);
+                why = gcp_ferrs_aggregate(&errs);
             }
         }
 

@@ -14,12 +14,12 @@
 #include <sys/stat.h>
 
 #include "gcp_audit_int.h"
+#include "gcp_conf_file.h"
 #include "gcp_json.h"
 #include "gcp_log.h"
 #include "gcp_metrics.h"
 #include "gcp_protobuf.h"
 #include "gcp_time.h"
-#include "gcp_yaml_parse.h"
 
 
 #define GCP_AUDIT_MAX_POLICY  (16 * 1024 * 1024)
@@ -39,94 +39,6 @@ typedef struct {
 /* configuration */
 
 
-static char *
-gcp_audit_read_file(const char *path, size_t *len, char *err, size_t errlen)
-{
-    FILE         *fp;
-    char         *data;
-    struct stat   st;
-
-    fp = fopen(path, "r");
-
-    if (fp == NULL || fstat(fileno(fp), &st) != 0) {
-        snprintf(err, errlen, "cannot open \"%s\": %s", path,
-                 strerror(errno));
-        if (fp) {
-            fclose(fp);
-        }
-        return NULL;
-    }
-
-    if (st.st_size > GCP_AUDIT_MAX_POLICY) {
-        snprintf(err, errlen, "\"%s\" is larger than %d bytes", path,
-                 GCP_AUDIT_MAX_POLICY);
-        fclose(fp);
-        return NULL;
-    }
-
-    data = malloc((size_t) st.st_size + 1);
-
-    if (data == NULL) {
-        snprintf(err, errlen, "out of memory");
-        fclose(fp);
-        return NULL;
-    }
-
-    *len = fread(data, 1, (size_t) st.st_size, fp);
-    data[*len] = '\0';
-
-    fclose(fp);
-
-    return data;
-}
-
-
-/*
- * The policy file as kube-apiserver decodes it: JSON, or YAML (the first
- * document, converted as sigs.k8s.io/yaml does).  Returns the document
- * (owned by a), or NULL with *msg set (NULL: out of memory).
- */
-
-static json_t *
-gcp_audit_decode(gcp_arena_t *a, const char *data, size_t len,
-    const char **msg)
-{
-    size_t           i;
-    json_t          *doc;
-    gcp_yaml_info_t  info;
-
-    *msg = NULL;
-
-    for (i = 0; i < len && strchr(" \t\r\n", data[i]); i++) {
-        /* void */
-    }
-
-    if (i < len && data[i] == '{') {
-        doc = gcp_json_parse(a, data, len, msg);
-
-        if (doc == NULL && *msg == NULL) {
-            *msg = "not JSON";
-        }
-
-        return doc;
-    }
-
-    memset(&info, 0, sizeof(info));
-
-    if (gcp_yaml_parse(a, data, len, 0, &doc, &info) != GCP_OK) {
-        *msg = info.msg;
-        return NULL;
-    }
-
-    if (!json_is_object(doc)) {
-        *msg = "the policy is not an object";
-        return NULL;
-    }
-
-    return doc;
-}
-
-
 gcp_audit_t *
 gcp_audit_create(const gcp_audit_conf_t *conf, char *err, size_t errlen)
 {
@@ -138,7 +50,8 @@ gcp_audit_create(const gcp_audit_conf_t *conf, char *err, size_t errlen)
     gcp_arena_t  *a;
     gcp_audit_t  *au;
 
-    data = gcp_audit_read_file(conf->policy_file, &len, err, errlen);
+    data = gcp_conf_file_read(conf->policy_file, GCP_AUDIT_MAX_POLICY, &len,
+                              err, errlen);
     if (data == NULL) {
         return NULL;
     }
@@ -151,7 +64,7 @@ gcp_audit_create(const gcp_audit_conf_t *conf, char *err, size_t errlen)
         goto failed;
     }
 
-    doc = gcp_audit_decode(a, data, len, &perr);
+    doc = gcp_conf_file_decode(a, data, len, &perr);
 
     if (doc == NULL) {
         snprintf(err, errlen, "\"%s\": %s", conf->policy_file,

@@ -146,14 +146,25 @@ gcp_ferr_cause_message(gcp_arena_t *a, const gcp_ferr_t *e)
 }
 
 
-/*
- * As field.ErrorList.ToAggregate().Error(): each error as "FIELD: BODY"
- * (also for an empty field), identical ones once, in brackets when more
- * than one remains.
- */
+/* "KIND \"NAME\" is invalid: " and the aggregate */
 const char *
 gcp_ferrs_message(const gcp_ferrs_t *errs, const char *kind,
     const char *name)
+{
+    const char  *agg;
+
+    agg = gcp_ferrs_aggregate(errs);
+    if (agg == NULL) {
+        return NULL;
+    }
+
+    return gcp_sprintf(errs->arena, "%s \"%s\" is invalid: %s", kind,
+                       name ? name : "", agg);
+}
+
+
+const char *
+gcp_ferrs_aggregate(const gcp_ferrs_t *errs)
 {
     size_t             start, n, i, len;
     size_t            *offs;
@@ -161,7 +172,6 @@ gcp_ferrs_message(const gcp_ferrs_t *errs, const char *kind,
     const gcp_ferr_t  *e;
 
     gcp_buf_init(&b, errs->arena);
-    gcp_buf_printf(&b, "%s \"%s\" is invalid: ", kind, name ? name : "");
 
     offs = gcp_alloc(errs->arena, (errs->n + 1) * 2 * sizeof(size_t));
     if (offs == NULL) {

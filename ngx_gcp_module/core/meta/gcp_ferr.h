@@ -84,5 +84,12 @@ const char *gcp_ferr_cause_message(gcp_arena_t *a, const gcp_ferr_t *e);
 const char *gcp_ferrs_message(const gcp_ferrs_t *errs, const char *kind,
     const char *name);
 
+/*
+ * Returns field.ErrorList.ToAggregate().Error(): each error as "FIELD:
+ * BODY" (also for an empty field), identical ones once, in brackets when
+ * more than one remains; owned by the arena, NULL when out of memory.
+ */
+const char *gcp_ferrs_aggregate(const gcp_ferrs_t *errs);
+
 
 #endif /* _GCP_FERR_H_INCLUDED_ */

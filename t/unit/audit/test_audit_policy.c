@@ -334,7 +334,7 @@ test_policy_files(void **state)
     assert_non_null(strstr(err, "error converting YAML to JSON: yaml: "));
 
     assert_null(create("- level: None\n", err, sizeof(err)));
-    assert_non_null(strstr(err, "the policy is not an object"));
+    assert_non_null(strstr(err, "is not an object"));
 
     /* and the policy's own */
     assert_null(create("apiVersion: audit.k8s.io/v1\nkind: Policy\n"
