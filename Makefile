@@ -28,7 +28,8 @@ DEB_PACKAGES := nginx nginx-dev gcc make libc6-dev libjansson-dev \
     libyaml-dev libcmocka-dev openssl curl python3 python3-pytest \
     python3-kubernetes python3-yaml python3-requests \
     python3-prometheus-client wrk etcd-server \
-    etcd-client dpkg-dev debhelper lintian clang-14 libclang-rt-14-dev
+    etcd-client dpkg-dev debhelper lintian clang-14 libclang-rt-14-dev \
+    libsodium-dev
 
 # The core is in folders by layer (docs/architecture.md); headers are
 # included by name, every folder on the include path, as nginx does.
@@ -47,7 +48,7 @@ UNIT_TESTS   := $(patsubst t/unit/%.c,%,$(wildcard t/unit/*/test_*.c))
 UNIT_CFLAGS  := -std=gnu99 -g -O1 -Wall -Wextra -Wno-unused-parameter \
                 -Wpointer-arith -Werror $(addprefix -I,$(CORE_DIRS)) \
                 -Ibackends -It/unit/support -It/unit/backends
-UNIT_LIBS    := -lcmocka -ljansson -lyaml -lpcre2-8 -llmdb -lcurl -lcrypto \
+UNIT_LIBS    := -lcmocka -ljansson -lyaml -lpcre2-8 -llmdb -lcurl -lcrypto -lsodium \
                 -lpthread -lm
 ASAN_FLAGS   := -fsanitize=address,undefined -fno-omit-frame-pointer \
                 -fno-sanitize-recover=undefined

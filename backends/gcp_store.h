@@ -48,6 +48,9 @@ typedef struct {
     int64_t      create_revision;
     int64_t      mod_revision;
     int64_t      version;
+    unsigned     stale:1;           /* read through a provider that does */
+                                    /* not write (encryption at rest): */
+                                    /* writing it unchanged is no no-op */
 } gcp_kv_t;
 
 
@@ -92,6 +95,7 @@ typedef struct {
     gcp_kv_t                prev_kv;    /* previous value, if any */
     unsigned                has_prev:1;
     int64_t                 compact_revision;   /* ERROR(ECOMPACTED) */
+    const char             *message;    /* ERROR: detail, may be NULL */
 } gcp_store_event_t;
 
 
@@ -247,6 +251,16 @@ typedef struct {
  * prefix is empty or all 0xff; len 0 only when a is out of memory.
  */
 gcp_str_t gcp_store_prefix_end(gcp_arena_t *a, gcp_str_t prefix);
+
+/*
+ * Splits one of the core's keys: "/registry/RESOURCE/..." is RESOURCE of
+ * the core group (""), "/registry/GROUP/RESOURCE/..." (GROUP has a dot)
+ * RESOURCE of GROUP; group and resource point into key.  Returns 1 when
+ * the key names a resource, 0 otherwise (another key, "/registry/GROUP/"
+ * alone: then *group is set and *resource empty, or both empty).
+ */
+int gcp_store_key_resource(gcp_str_t key, gcp_str_t *group,
+    gcp_str_t *resource);
 
 
 #endif /* _GCP_STORE_H_INCLUDED_ */

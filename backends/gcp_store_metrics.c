@@ -51,47 +51,31 @@ static const gcp_store_ops_t  gcp_store_metrics_ops;
 static char *
 gcp_store_type(gcp_arena_t *a, gcp_str_t key)
 {
-    char         *t;
-    size_t        n1, n2;
-    const char   *p, *end, *s1, *s2, *slash;
+    char       *t;
+    gcp_str_t   g, r;
 
-    p = key.data;
-    end = key.data + key.len;
-
-    if (key.len < 10 || memcmp(p, "/registry/", 10) != 0) {
-        return gcp_strdup(a, "");
-    }
-
-    s1 = p + 10;
-    slash = memchr(s1, '/', end - s1);
-    n1 = slash ? (size_t) (slash - s1) : (size_t) (end - s1);
-
-    if (memchr(s1, '.', n1) == NULL || slash == NULL) {
-        return gcp_strndup(a, s1, gcp_min(n1, GCP_STORE_TYPE_MAX));
-    }
-
-    s2 = slash + 1;
-    slash = memchr(s2, '/', end - s2);
-    n2 = slash ? (size_t) (slash - s2) : (size_t) (end - s2);
-
-    if (n2 == 0) {
+    if (!gcp_store_key_resource(key, &g, &r) && g.len) {
         /* the whole group ("/registry/GROUP/"): the group */
-        return gcp_strndup(a, s1, gcp_min(n1, GCP_STORE_TYPE_MAX));
+        return gcp_strndup(a, g.data, gcp_min(g.len, GCP_STORE_TYPE_MAX));
     }
 
-    if (n1 + n2 + 1 > GCP_STORE_TYPE_MAX) {
+    if (g.len == 0) {
+        return gcp_strndup(a, r.data, gcp_min(r.len, GCP_STORE_TYPE_MAX));
+    }
+
+    if (g.len + r.len + 1 > GCP_STORE_TYPE_MAX) {
         return gcp_strdup(a, "");
     }
 
-    t = gcp_alloc(a, n1 + n2 + 2);
+    t = gcp_alloc(a, g.len + r.len + 2);
     if (t == NULL) {
         return NULL;
     }
 
-    memcpy(t, s2, n2);
-    t[n2] = '.';
-    memcpy(t + n2 + 1, s1, n1);
-    t[n1 + n2 + 1] = '\0';
+    memcpy(t, r.data, r.len);
+    t[r.len] = '.';
+    memcpy(t + r.len + 1, g.data, g.len);
+    t[g.len + r.len + 1] = '\0';
 
     return t;
 }

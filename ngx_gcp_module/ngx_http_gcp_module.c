@@ -202,6 +202,15 @@ static ngx_command_t  ngx_http_gcp_commands[] = {
       0,
       NULL },
 
+    /* encryption at rest (ngx_http_gcp_encrypt.c) */
+
+    { ngx_string("gcp_encryption_provider_config"),
+      NGX_HTTP_MAIN_CONF|NGX_CONF_TAKE12,
+      ngx_http_gcp_encryption,
+      NGX_HTTP_MAIN_CONF_OFFSET,
+      0,
+      NULL },
+
     /* the built-in controllers (ngx_http_gcp_ctl.c) */
 
     { ngx_string("gcp_controllers"),
@@ -1170,6 +1179,7 @@ ngx_http_gcp_open(ngx_cycle_t *cycle, ngx_http_gcp_main_conf_t *mcf)
 
     conf.loop = mcf->loop;
     conf.store = mcf->store;
+    conf.encryption = mcf->encryption.enc ? &mcf->encryption : NULL;
     conf.git_version = mcf->version.len
                        ? (const char *) mcf->version.data : NULL;
     conf.max_body = (int) mcf->max_body_size;

@@ -22,6 +22,7 @@
 #include "gcp_manifests.h"
 #include "gcp_loop.h"
 #include "gcp_store.h"
+#include "gcp_store_encrypt.h"
 
 
 #define NGX_HTTP_GCP_STORAGE_NONE  0
@@ -200,6 +201,7 @@ typedef struct {
     ngx_http_gcp_proxy_conf_t    proxy;
     ngx_http_gcp_observe_conf_t  observe;
     ngx_http_gcp_front_conf_t    front;
+    gcp_store_encrypt_conf_t     encryption;    /* its enc: NULL, none */
 
     ngx_flag_t                   used;      /* some gcp_api exists */
     void                        *shared;    /* gcp_lmdb_shared_t, master */
@@ -571,6 +573,13 @@ char *ngx_http_gcp_manifests(ngx_conf_t *cf, ngx_command_t *cmd,
  * stops. */
 void ngx_http_gcp_manifests_start(ngx_http_gcp_main_conf_t *mcf);
 void ngx_http_gcp_manifests_stop(ngx_http_gcp_main_conf_t *mcf);
+
+
+/* ngx_http_gcp_encrypt.c */
+
+/* The directive gcp_encryption_provider_config. */
+char *ngx_http_gcp_encryption(ngx_conf_t *cf, ngx_command_t *cmd,
+    void *conf);
 
 
 /* ngx_http_gcp_observe.c */

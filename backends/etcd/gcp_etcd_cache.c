@@ -88,6 +88,7 @@ gcp_etcd_item_kv(gcp_etcd_item_t *it, gcp_kv_t *kv)
     kv->create_revision = it->create_revision;
     kv->mod_revision = it->mod_revision;
     kv->version = it->version;
+    kv->stale = 0;
 }
 
 

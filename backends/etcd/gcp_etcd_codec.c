@@ -282,6 +282,7 @@ gcp_etcd_kv(gcp_etcd_t *e, json_t *obj, gcp_kv_t *kv, gcp_arena_t *a)
     kv->create_revision = gcp_etcd_int(obj, "create_revision");
     kv->mod_revision = gcp_etcd_int(obj, "mod_revision");
     kv->version = gcp_etcd_int(obj, "version");
+    kv->stale = 0;
 
     return GCP_OK;
 }

@@ -199,6 +199,7 @@ gcp_lmdb_copy_kv(gcp_arena_t *a, const gcp_lmdb_entry_t *e, gcp_kv_t *kv)
     kv->create_revision = e->create_revision;
     kv->mod_revision = e->mod_revision;
     kv->version = e->version;
+    kv->stale = 0;
 
     return GCP_OK;
 }

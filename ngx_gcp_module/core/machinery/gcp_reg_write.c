@@ -1020,10 +1020,14 @@ gcp_write_put(gcp_write_t *w)
         return;
     }
 
-    if (w->value.len == w->cur.value.len
+    if (w->value.len == w->cur.value.len && !w->cur.stale
         && memcmp(w->value.data, w->cur.value.data, w->value.len) == 0)
     {
-        /* nothing changes: kube-apiserver does not write either */
+        /*
+         * nothing changes: kube-apiserver does not write either, unless
+         * the stored value is stale (encrypted with another key than the
+         * one that writes: rewriting it is how keys are rotated)
+         */
         gcp_write_respond_obj(w, 200, obj, w->cur.mod_revision);
         return;
     }

@@ -218,6 +218,8 @@ typedef struct {
 typedef struct {
     gcp_loop_t   *loop;
     void         *store;            /* gcp_store_t *, opened by the adapter */
+    const void   *encryption;       /* gcp_store_encrypt_conf_t *: */
+                                    /* encryption at rest; NULL: none */
     const char   *git_version;      /* for /version, e.g. "v1.32.0-gcp" */
     const char   *server_address;   /* host:port clients reach us at */
     int           max_body;         /* bytes; 413 above */

@@ -672,6 +672,17 @@ gcp_watch_event(void *arg, const gcp_store_event_t *ev)
                                NULL);
             gcp_buf_addstr(&b, "}\n");
             gcp_watch_write(w, &b);
+
+        } else if (ev->message) {
+            /* as the etcd watcher's parseError(): a 500 with the cause */
+
+            gcp_buf_t  b;
+
+            gcp_buf_init(&b, w->op->a);
+            gcp_buf_addstr(&b, "{\"type\":\"ERROR\",\"object\":");
+            gcp_status_failure(&b, 500, "InternalError", ev->message, NULL);
+            gcp_buf_addstr(&b, "}\n");
+            gcp_watch_write(w, &b);
         }
 
         gcp_watch_end(w);

@@ -30,6 +30,7 @@
 #include "gcp_reg.h"
 #include "gcp_seed.h"
 #include "gcp_storage_stats.h"
+#include "gcp_store_encrypt.h"
 #include "gcp_store_metrics.h"
 #include "gcp_time.h"
 #include "gcp_types.h"
@@ -59,6 +60,20 @@ gcp_api_create(const gcp_api_conf_t *conf, const char **err)
 
     api->conf = *conf;
     api->store = gcp_store_metrics_wrap(conf->store);
+
+    if (conf->encryption) {
+        gcp_store_t  *es;
+
+        es = gcp_store_encrypt_wrap(api->store, conf->loop, conf->encryption);
+        if (es == NULL) {
+            *err = "out of memory";
+            gcp_store_metrics_unwrap(api->store);
+            free(api);
+            return NULL;
+        }
+
+        api->store = es;
+    }
 
     if (api->conf.git_version == NULL) {
         api->conf.git_version = GCP_DEFAULT_VERSION;
@@ -209,7 +224,7 @@ gcp_api_destroy(gcp_api_t *api)
     gcp_registry_free(api->registry);
     gcp_schema_set_free(api->schemas);
     gcp_audit_close(api->conf.audit);
-    gcp_store_metrics_unwrap(api->store);
+    gcp_store_metrics_unwrap(gcp_store_encrypt_unwrap(api->store));
     free(api);
 }
 
