@@ -640,6 +640,7 @@ gcp_enc_free(gcp_encryption_t *e)
 
     for (i = 0; e->providers && i < e->nproviders; i++) {
         for (j = 0; j < e->providers[i].nkeys; j++) {
+            gcp_enc_key_free(&e->providers[i].keys[j]);
             OPENSSL_cleanse(e->providers[i].keys[j].secret, GCP_ENC_KEY_MAX);
         }
     }

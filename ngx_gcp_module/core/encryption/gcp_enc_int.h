@@ -28,6 +28,9 @@ typedef struct {
     char            *name;
     unsigned char    secret[GCP_ENC_KEY_MAX];
     size_t           len;
+    void            *ctx[2];    /* AES: OpenSSL's contexts with the key */
+                                /* set, to open and to seal, made on */
+                                /* first use in each process */
 } gcp_enc_key_t;
 
 
@@ -73,6 +76,9 @@ const char *gcp_enc_family(gcp_enc_kind_t kind);
  */
 int gcp_enc_seal(gcp_enc_kind_t kind, const gcp_enc_key_t *k, gcp_str_t aad,
     gcp_str_t in, gcp_buf_t *b, const char **msg);
+
+/* Releases what the provider keeps for k (its contexts). */
+void gcp_enc_key_free(gcp_enc_key_t *k);
 
 /*
  * Opens in (the bytes after the prefixes) with key k.  Returns GCP_OK with

@@ -61,6 +61,54 @@ gcp_enc_cipher(gcp_enc_kind_t kind, size_t len)
 }
 
 
+/*
+ * Returns k's context for kind, to seal (enc 1) or open (enc 0), ready for
+ * a value with the IV or nonce iv, or NULL.  The key's schedule is set up
+ * once per process and key (OpenSSL 3 fetches the implementation on each
+ * full initialization, which costs more than sealing a Secret); each use
+ * only sets the IV.
+ */
+static EVP_CIPHER_CTX *
+gcp_enc_ctx(gcp_enc_kind_t kind, const gcp_enc_key_t *k, int enc,
+    const unsigned char *iv)
+{
+    EVP_CIPHER_CTX  **slot;
+
+    slot = (EVP_CIPHER_CTX **) &((gcp_enc_key_t *) k)->ctx[enc];
+
+    if (*slot == NULL) {
+        *slot = EVP_CIPHER_CTX_new();
+
+        if (*slot == NULL
+            || !EVP_CipherInit_ex(*slot, gcp_enc_cipher(kind, k->len), NULL,
+                                  k->secret, NULL, enc))
+        {
+            EVP_CIPHER_CTX_free(*slot);
+            *slot = NULL;
+            return NULL;
+        }
+    }
+
+    if (!EVP_CipherInit_ex(*slot, NULL, NULL, NULL, iv, enc)
+        || !EVP_CIPHER_CTX_set_padding(*slot, 0))
+    {
+        return NULL;
+    }
+
+    return *slot;
+}
+
+
+void
+gcp_enc_key_free(gcp_enc_key_t *k)
+{
+    EVP_CIPHER_CTX_free(k->ctx[0]);
+    EVP_CIPHER_CTX_free(k->ctx[1]);
+    k->ctx[0] = NULL;
+    k->ctx[1] = NULL;
+}
+
+
 static int
 gcp_enc_seal_cbc(const gcp_enc_key_t *k, gcp_str_t in, unsigned char *out,
     size_t *n)
@@ -74,30 +122,29 @@ gcp_enc_seal_cbc(const gcp_enc_key_t *k, gcp_str_t in, unsigned char *out,
         return GCP_EINTERNAL;
     }
 
-    ctx = EVP_CIPHER_CTX_new();
+    ctx = gcp_enc_ctx(GCP_ENC_AESCBC, k, 1, out);
     if (ctx == NULL) {
-        return GCP_ENOMEM;
+        return GCP_EINTERNAL;
     }
 
     /* PKCS#7 as upstream writes it: always 1 to 16 bytes */
 
     pad = GCP_AES_BLOCK - in.len % GCP_AES_BLOCK;
-    memcpy(last, in.data + in.len - in.len % GCP_AES_BLOCK,
-           in.len % GCP_AES_BLOCK);
+
+    if (in.len % GCP_AES_BLOCK) {
+        memcpy(last, in.data + in.len - in.len % GCP_AES_BLOCK,
+               in.len % GCP_AES_BLOCK);
+    }
+
     memset(last + in.len % GCP_AES_BLOCK, (int) pad, pad);
 
     l1 = l2 = 0;
 
-    ok = EVP_EncryptInit_ex(ctx, gcp_enc_cipher(GCP_ENC_AESCBC, k->len),
-                            NULL, k->secret, out)
-         && EVP_CIPHER_CTX_set_padding(ctx, 0)
-         && EVP_EncryptUpdate(ctx, out + GCP_AES_BLOCK, &l1,
-                              (const unsigned char *) in.data,
-                              (int) (in.len - in.len % GCP_AES_BLOCK))
+    ok = EVP_EncryptUpdate(ctx, out + GCP_AES_BLOCK, &l1,
+                           (const unsigned char *) in.data,
+                           (int) (in.len - in.len % GCP_AES_BLOCK))
          && EVP_EncryptUpdate(ctx, out + GCP_AES_BLOCK + l1, &l2, last,
                               GCP_AES_BLOCK);
-
-    EVP_CIPHER_CTX_free(ctx);
 
     *n = GCP_AES_BLOCK + (size_t) l1 + (size_t) l2;
 
@@ -116,16 +163,14 @@ gcp_enc_seal_gcm(const gcp_enc_key_t *k, gcp_str_t aad, gcp_str_t in,
         return GCP_EINTERNAL;
     }
 
-    ctx = EVP_CIPHER_CTX_new();
+    ctx = gcp_enc_ctx(GCP_ENC_AESGCM, k, 1, out);
     if (ctx == NULL) {
-        return GCP_ENOMEM;
+        return GCP_EINTERNAL;
     }
 
     l1 = l2 = 0;
 
-    ok = EVP_EncryptInit_ex(ctx, gcp_enc_cipher(GCP_ENC_AESGCM, k->len),
-                            NULL, k->secret, out)
-         && EVP_EncryptUpdate(ctx, NULL, &l1,
+    ok = EVP_EncryptUpdate(ctx, NULL, &l1,
                               (const unsigned char *) aad.data,
                               (int) aad.len)
          && EVP_EncryptUpdate(ctx, out + GCP_GCM_NONCE, &l1,
@@ -133,8 +178,6 @@ gcp_enc_seal_gcm(const gcp_enc_key_t *k, gcp_str_t aad, gcp_str_t in,
          && EVP_EncryptFinal_ex(ctx, out + GCP_GCM_NONCE + l1, &l2)
          && EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_GCM_GET_TAG, GCP_GCM_TAG,
                                 out + GCP_GCM_NONCE + l1 + l2);
-
-    EVP_CIPHER_CTX_free(ctx);
 
     *n = GCP_GCM_NONCE + (size_t) l1 + (size_t) l2 + GCP_GCM_TAG;
 
@@ -221,22 +264,18 @@ gcp_enc_open_cbc(const gcp_enc_key_t *k, gcp_str_t in, unsigned char *out,
         return GCP_EINTERNAL;
     }
 
-    ctx = EVP_CIPHER_CTX_new();
+    ctx = gcp_enc_ctx(GCP_ENC_AESCBC, k, 0,
+                      (const unsigned char *) in.data);
     if (ctx == NULL) {
-        return GCP_ENOMEM;
+        *msg = "unable to decrypt the value";
+        return GCP_EINTERNAL;
     }
 
     l = 0;
 
-    ok = EVP_DecryptInit_ex(ctx, gcp_enc_cipher(GCP_ENC_AESCBC, k->len),
-                            NULL, k->secret,
-                            (const unsigned char *) in.data)
-         && EVP_CIPHER_CTX_set_padding(ctx, 0)
-         && EVP_DecryptUpdate(ctx, out, &l,
-                              (const unsigned char *) in.data
-                              + GCP_AES_BLOCK, (int) len);
-
-    EVP_CIPHER_CTX_free(ctx);
+    ok = EVP_DecryptUpdate(ctx, out, &l,
+                           (const unsigned char *) in.data + GCP_AES_BLOCK,
+                           (int) len);
 
     if (!ok || (size_t) l != len) {
         *msg = "unable to decrypt the value";
@@ -286,24 +325,21 @@ gcp_enc_open_gcm(const gcp_enc_key_t *k, gcp_str_t aad, gcp_str_t in,
 
     len = in.len - GCP_GCM_NONCE - GCP_GCM_TAG;
 
-    ctx = EVP_CIPHER_CTX_new();
+    ctx = gcp_enc_ctx(GCP_ENC_AESGCM, k, 0, p);
     if (ctx == NULL) {
-        return GCP_ENOMEM;
+        *msg = "cipher: message authentication failed";
+        return GCP_EINTERNAL;
     }
 
     l1 = l2 = 0;
 
-    ok = EVP_DecryptInit_ex(ctx, gcp_enc_cipher(GCP_ENC_AESGCM, k->len),
-                            NULL, k->secret, p)
-         && EVP_DecryptUpdate(ctx, NULL, &l1,
+    ok = EVP_DecryptUpdate(ctx, NULL, &l1,
                               (const unsigned char *) aad.data,
                               (int) aad.len)
          && EVP_DecryptUpdate(ctx, out, &l1, p + GCP_GCM_NONCE, (int) len)
          && EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_GCM_SET_TAG, GCP_GCM_TAG,
                                 (void *) (p + GCP_GCM_NONCE + len))
          && EVP_DecryptFinal_ex(ctx, out + l1, &l2) > 0;
-
-    EVP_CIPHER_CTX_free(ctx);
 
     if (!ok) {
         *msg = "cipher: message authentication failed";

@@ -210,6 +210,10 @@ test_vectors(void **state)
     /* the key is the additional data: moved elsewhere it does not read */
     assert_string_equal(read_err(e, a, "/registry/secrets/default/s2", v),
                         "cipher: message authentication failed");
+
+    /* the key's context serves again after a failure */
+    assert_reads(e, a, KEY, v, PLAIN);
+    assert_reads(e, a, KEY, write_value(e, a, KEY, PLAIN), PLAIN);
     gcp_encryption_unref(e);
 
     e = parse(config("  - aescbc:\n      keys:\n      - name: key1\n"
