@@ -173,26 +173,6 @@ gcp_store_enc_done(void *arg, gcp_store_result_t *res)
 }
 
 
-static gcp_store_enc_call_t *
-gcp_store_enc_call(gcp_store_t *st, gcp_arena_t *a, gcp_store_done_pt done,
-    void *arg)
-{
-    gcp_store_enc_call_t  *c;
-
-    c = gcp_calloc(a, sizeof(gcp_store_enc_call_t));
-    if (c == NULL) {
-        return NULL;
-    }
-
-    c->s = gcp_enc_store(st);
-    c->done = done;
-    c->arg = arg;
-    c->a = a;
-
-    return c;
-}
-
-
 static void
 gcp_store_enc_fail(gcp_arena_t *a, int rc, const char *msg,
     gcp_store_done_pt done, void *arg)
@@ -208,6 +188,29 @@ gcp_store_enc_fail(gcp_arena_t *a, int rc, const char *msg,
 }
 
 
+/* Returns an operation's call, or NULL after failing the operation. */
+
+static gcp_store_enc_call_t *
+gcp_store_enc_call(gcp_store_t *st, gcp_arena_t *a, gcp_store_done_pt done,
+    void *arg)
+{
+    gcp_store_enc_call_t  *c;
+
+    c = gcp_calloc(a, sizeof(gcp_store_enc_call_t));
+    if (c == NULL) {
+        gcp_store_enc_fail(a, GCP_ENOMEM, NULL, done, arg);
+        return NULL;
+    }
+
+    c->s = gcp_enc_store(st);
+    c->done = done;
+    c->arg = arg;
+    c->a = a;
+
+    return c;
+}
+
+
 static void
 gcp_store_enc_get(gcp_store_t *st, gcp_str_t key, int64_t revision,
     gcp_arena_t *a, gcp_store_done_pt done, void *arg)
@@ -215,13 +218,11 @@ gcp_store_enc_get(gcp_store_t *st, gcp_str_t key, int64_t revision,
     gcp_store_enc_call_t  *c;
 
     c = gcp_store_enc_call(st, a, done, arg);
-    if (c == NULL) {
-        gcp_store_enc_fail(a, GCP_ENOMEM, NULL, done, arg);
-        return;
-    }
 
-    gcp_store_get(gcp_enc_store(st)->inner, key, revision, a,
-                  gcp_store_enc_done, c);
+    if (c) {
+        gcp_store_get(gcp_enc_store(st)->inner, key, revision, a,
+                      gcp_store_enc_done, c);
+    }
 }
 
 
@@ -233,15 +234,12 @@ gcp_store_enc_range(gcp_store_t *st, gcp_str_t key, gcp_str_t range_end,
     gcp_store_enc_call_t  *c;
 
     c = gcp_store_enc_call(st, a, done, arg);
-    if (c == NULL) {
-        gcp_store_enc_fail(a, GCP_ENOMEM, NULL, done, arg);
-        return;
+
+    if (c) {
+        c->range = 1;
+        gcp_store_range(gcp_enc_store(st)->inner, key, range_end, revision,
+                        limit, count_only, a, gcp_store_enc_done, c);
     }
-
-    c->range = 1;
-
-    gcp_store_range(gcp_enc_store(st)->inner, key, range_end, revision,
-                    limit, count_only, a, gcp_store_enc_done, c);
 }
 
 
@@ -260,7 +258,6 @@ gcp_store_enc_write(gcp_store_t *st, gcp_str_t key, gcp_str_t value,
 
     c = gcp_store_enc_call(st, a, done, arg);
     if (c == NULL) {
-        gcp_store_enc_fail(a, GCP_ENOMEM, NULL, done, arg);
         return NULL;
     }
 
@@ -321,13 +318,11 @@ gcp_store_enc_del(gcp_store_t *st, gcp_str_t key, int64_t mod_revision,
     gcp_store_enc_call_t  *c;
 
     c = gcp_store_enc_call(st, a, done, arg);
-    if (c == NULL) {
-        gcp_store_enc_fail(a, GCP_ENOMEM, NULL, done, arg);
-        return;
-    }
 
-    gcp_store_delete(gcp_enc_store(st)->inner, key, mod_revision, a,
-                     gcp_store_enc_done, c);
+    if (c) {
+        gcp_store_delete(gcp_enc_store(st)->inner, key, mod_revision, a,
+                         gcp_store_enc_done, c);
+    }
 }
 
 
