@@ -174,10 +174,8 @@ gcp_fs_ext(const gcp_schema_set_t *set, const json_t *node, const char *key)
 }
 
 
-/* "k:{...}" of a list item: its key fields, sorted, as compact JSON. */
-
-static char *
-gcp_fs_item_key(const json_t *item, const json_t *keys)
+char *
+gcp_fieldset_item_key(const json_t *item, const json_t *keys)
 {
     char        *s, *out;
     size_t       i;
@@ -218,48 +216,103 @@ gcp_fs_item_key(const json_t *item, const json_t *keys)
 }
 
 
+char *
+gcp_fieldset_value_key(const json_t *item)
+{
+    char  *js, *out;
+
+    js = json_dumps(item, JSON_COMPACT | JSON_ENCODE_ANY);
+    if (js == NULL) {
+        return NULL;
+    }
+
+    out = gcp_fs_printf("v:%s", js);
+    free(js);
+
+    return out;
+}
+
+
+gcp_fieldset_list_t
+gcp_fieldset_list_type(const gcp_schema_set_t *set, const json_t *node,
+    json_t **keys)
+{
+    const char  *type, *strategy, *merge_key;
+
+    *keys = NULL;
+    type = gcp_fs_ext(set, node, "x-kubernetes-list-type");
+
+    if (type == NULL) {
+        strategy = gcp_fs_ext(set, node, "x-kubernetes-patch-strategy");
+        merge_key = gcp_fs_ext(set, node, "x-kubernetes-patch-merge-key");
+
+        if (strategy == NULL || strstr(strategy, "merge") == NULL) {
+            return GCP_FS_LIST_ATOMIC;
+        }
+
+        if (merge_key == NULL) {
+            return GCP_FS_LIST_SET;
+        }
+
+        *keys = json_pack("[s]", merge_key);
+
+        return *keys ? GCP_FS_LIST_MAP : GCP_FS_LIST_ERROR;
+    }
+
+    if (strcmp(type, "set") == 0) {
+        return GCP_FS_LIST_SET;
+    }
+
+    if (strcmp(type, "map") != 0) {
+        return GCP_FS_LIST_ATOMIC;
+    }
+
+    *keys = json_incref(json_object_get(gcp_schema_resolve(set, node),
+                                        "x-kubernetes-list-map-keys"));
+
+    return GCP_FS_LIST_MAP;
+}
+
+
+char *
+gcp_fieldset_elem(gcp_fieldset_list_t type, const json_t *item,
+    const json_t *keys)
+{
+    return type == GCP_FS_LIST_SET ? gcp_fieldset_value_key(item)
+                                   : gcp_fieldset_item_key(item, keys);
+}
+
+
+int
+gcp_fieldset_atomic_map(const gcp_schema_set_t *set, const json_t *node)
+{
+    const char  *mt = gcp_fs_ext(set, node, "x-kubernetes-map-type");
+
+    return mt && strcmp(mt, "atomic") == 0;
+}
+
+
 /* The list v's children by its type; NULL for an atomic list (a leaf). */
 
 static json_t *
 gcp_fs_list(const gcp_schema_set_t *set, const json_t *node, const json_t *v,
     int depth, int *atomic)
 {
-    char         *key;
-    size_t        i;
-    json_t       *out, *item, *child, *keys;
-    const char   *type, *strategy, *merge_key;
-    const json_t *items;
+    char                 *key;
+    size_t                i;
+    json_t               *out, *item, *child, *keys;
+    const json_t         *items;
+    gcp_fieldset_list_t   type;
 
-    type = gcp_fs_ext(set, node, "x-kubernetes-list-type");
-    keys = NULL;
+    type = gcp_fieldset_list_type(set, node, &keys);
 
-    if (type == NULL) {
-        strategy = gcp_fs_ext(set, node, "x-kubernetes-patch-strategy");
-        merge_key = gcp_fs_ext(set, node, "x-kubernetes-patch-merge-key");
-
-        if (strategy && strstr(strategy, "merge")) {
-            type = merge_key ? "map" : "set";
-
-            if (merge_key) {
-                keys = json_pack("[s]", merge_key);
-                if (keys == NULL) {
-                    return NULL;
-                }
-            }
-        }
-    }
-
-    if (type == NULL || strcmp(type, "atomic") == 0
-        || (strcmp(type, "set") != 0 && strcmp(type, "map") != 0))
-    {
-        *atomic = 1;
+    if (type == GCP_FS_LIST_ERROR) {
         return NULL;
     }
 
-    if (strcmp(type, "map") == 0 && keys == NULL) {
-        const json_t  *r = gcp_schema_resolve(set, node);
-
-        keys = json_incref(json_object_get(r, "x-kubernetes-list-map-keys"));
+    if (type == GCP_FS_LIST_ATOMIC) {
+        *atomic = 1;
+        return NULL;
     }
 
     items = node ? gcp_schema_items(set, node) : NULL;
@@ -270,29 +323,19 @@ gcp_fs_list(const gcp_schema_set_t *set, const json_t *node, const json_t *v,
             break;
         }
 
-        if (strcmp(type, "set") == 0) {
-            char  *js = json_dumps(item, JSON_COMPACT | JSON_ENCODE_ANY);
+        key = gcp_fieldset_elem(type, item, keys);
 
-            if (js == NULL || gcp_fs_put_named(out, 'v', js, json_object())
-                              != 0)
-            {
-                free(js);
-                json_decref(out);
-                out = NULL;
-                break;
+        if (type == GCP_FS_LIST_SET) {
+            child = json_object();
+
+        } else {
+            child = key ? gcp_fs_value(set, items, item, depth + 1) : NULL;
+
+            /* an item with children is a member too; an atomic one a leaf */
+            if (child && json_object_size(child)) {
+                json_object_set_new(child, ".", json_object());
+                child = gcp_fs_sorted(child);
             }
-
-            free(js);
-            continue;
-        }
-
-        key = gcp_fs_item_key(item, keys);
-        child = key ? gcp_fs_value(set, items, item, depth + 1) : NULL;
-
-        /* an item with children is a member too; an atomic one a leaf */
-        if (child && json_object_size(child)) {
-            json_object_set_new(child, ".", json_object());
-            child = gcp_fs_sorted(child);
         }
 
         if (key == NULL || gcp_fs_put(out, key, child) != 0) {
@@ -323,7 +366,7 @@ gcp_fs_value(const gcp_schema_set_t *set, const json_t *node, const json_t *v,
 {
     int          atomic;
     json_t      *out, *child;
-    const char  *k, *mt;
+    const char  *k;
     json_t      *e;
 
     if (depth > GCP_FS_MAX_DEPTH) {
@@ -340,8 +383,7 @@ gcp_fs_value(const gcp_schema_set_t *set, const json_t *node, const json_t *v,
         return json_object();
     }
 
-    mt = gcp_fs_ext(set, node, "x-kubernetes-map-type");
-    if (mt && strcmp(mt, "atomic") == 0) {
+    if (gcp_fieldset_atomic_map(set, node)) {
         return json_object();
     }
 
@@ -365,11 +407,10 @@ gcp_fs_value(const gcp_schema_set_t *set, const json_t *node, const json_t *v,
 
 
 json_t *
-gcp_fieldset_of(const gcp_schema_set_t *set, const json_t *node,
-    const json_t *obj, int strip)
+gcp_fieldset_strip(json_t *s)
 {
     size_t   i;
-    json_t  *s, *meta;
+    json_t  *meta;
 
     static const char * const  top[] = { "f:apiVersion", "f:kind", NULL };
     static const char * const  md[] = {
@@ -378,10 +419,8 @@ gcp_fieldset_of(const gcp_schema_set_t *set, const json_t *node,
         "f:managedFields", NULL
     };
 
-    s = gcp_fs_value(set, node, obj, 0);
-
-    if (s == NULL || !strip) {
-        return s;
+    if (s == NULL) {
+        return NULL;
     }
 
     for (i = 0; top[i]; i++) {
@@ -395,12 +434,26 @@ gcp_fieldset_of(const gcp_schema_set_t *set, const json_t *node,
             json_object_del(meta, md[i]);
         }
 
-        if (json_object_size(meta) == 0) {
+        if (json_object_size(meta) == 0
+            || (json_object_size(meta) == 1 && json_object_get(meta, ".")))
+        {
             json_object_del(s, "f:metadata");
         }
     }
 
     return s;
+}
+
+
+json_t *
+gcp_fieldset_of(const gcp_schema_set_t *set, const json_t *node,
+    const json_t *obj, int strip)
+{
+    json_t  *s;
+
+    s = gcp_fs_value(set, node, obj, 0);
+
+    return strip ? gcp_fieldset_strip(s) : s;
 }
 
 

@@ -39,6 +39,12 @@
 json_t *gcp_fieldset_of(const gcp_schema_set_t *set, const json_t *node,
     const json_t *obj, int strip);
 
+/*
+ * Leaves out of s (changed in place, returned) the fields no manager owns
+ * (see gcp_fieldset_of()).
+ */
+json_t *gcp_fieldset_strip(json_t *s);
+
 /* a | b, a - b and a & b, in upstream's order. */
 json_t *gcp_fieldset_union(const json_t *a, const json_t *b);
 json_t *gcp_fieldset_difference(const json_t *a, const json_t *b);
@@ -53,6 +59,37 @@ int gcp_fieldset_empty(const json_t *s);
  * set order, as a new array of strings.
  */
 json_t *gcp_fieldset_paths(const json_t *s);
+
+
+
+/* How a list's items are told apart, by its schema node (NULL: atomic). */
+typedef enum {
+    GCP_FS_LIST_ATOMIC = 0,
+    GCP_FS_LIST_SET,
+    GCP_FS_LIST_MAP,
+    GCP_FS_LIST_ERROR               /* out of memory */
+} gcp_fieldset_list_t;
+
+/*
+ * Returns the type of the list at node; for a map list *keys is set to a
+ * new reference to the array of its key field names (the caller decrefs
+ * it), else to NULL.
+ */
+gcp_fieldset_list_t gcp_fieldset_list_type(const gcp_schema_set_t *set,
+    const json_t *node, json_t **keys);
+
+/*
+ * Returns the path element of a list item as a malloc'd string the caller
+ * frees ("v:VALUE" in a set, "k:{...}" in a map list by keys), or NULL
+ * when out of memory.
+ */
+char *gcp_fieldset_elem(gcp_fieldset_list_t type, const json_t *item,
+    const json_t *keys);
+char *gcp_fieldset_item_key(const json_t *item, const json_t *keys);
+char *gcp_fieldset_value_key(const json_t *item);
+
+/* Returns 1 when the object at node is an atomic map. */
+int gcp_fieldset_atomic_map(const gcp_schema_set_t *set, const json_t *node);
 
 
 #endif /* _GCP_FIELDSET_H_INCLUDED_ */
