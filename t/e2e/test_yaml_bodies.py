@@ -572,13 +572,22 @@ def test_content_types(server, namespace):
                  content_type=ct)
         assert_status(r, 415, "UnsupportedMediaType", ACCEPTED)
 
-    # patches have their own types; YAML is not one, and server-side
-    # apply (application/apply-patch+yaml) is not served yet
-    for ct in [YAML, "application/apply-patch+yaml"]:
-        r = call(server, "PATCH", path + "/ct0?fieldManager=m",
-                 "data: {a: b}\n", content_type=ct)
-        assert_status(r, 415, "UnsupportedMediaType",
-                      "415: Unsupported Media Type", {})
+    # patches have their own types; YAML is not one
+    r = call(server, "PATCH", path + "/ct0?fieldManager=m",
+             "data: {a: b}\n", content_type=YAML)
+    assert_status(r, 415, "UnsupportedMediaType",
+                  "415: Unsupported Media Type", {})
+
+    # server-side apply takes YAML: a whole configuration, with apiVersion
+    r = call(server, "PATCH", path + "/ct0?fieldManager=m",
+             "data: {a: b}\n", content_type="application/apply-patch+yaml")
+    assert_status(r, 400, "BadRequest",
+                  "Incorrect version specified in apply patch. Specified "
+                  "patch version: , expected: v1")
+    r = call(server, "PATCH", path + "/ct0?fieldManager=m",
+             "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: ct0}\n"
+             "data: {a: b}\n", content_type="application/apply-patch+yaml")
+    assert r.status == 200, r
 
     for ct, patch in [
             ("application/merge-patch+json", '{"data":{"a":"1"}}'),

@@ -11,6 +11,7 @@
 
 
 #include "gcp_registry.h"
+#include "gcp_managed.h"
 #include "gcp_object.h"
 
 
@@ -95,6 +96,9 @@ void gcp_reg_error_plain(gcp_op_t *op, int status, const char *message);
  */
 void gcp_reg_when_fresh(gcp_op_t *op, int64_t rv, void (*go)(void *data),
     void *data);
+
+/* Returns 1 when op is a PATCH with an apply patch (server-side apply). */
+int gcp_reg_is_apply(gcp_op_t *op);
 
 /* Returns 1 when obj matches the label and field selectors of lo. */
 int gcp_reg_matches(gcp_op_t *op, const gcp_list_opts_t *lo,
@@ -218,6 +222,33 @@ void gcp_output_list(gcp_op_t *op, gcp_kv_t **kvs, json_t **objs, size_t n,
  * negotiated media type (JSON, or PartialObjectMetadata). */
 int gcp_output_event_object(gcp_op_t *op, gcp_buf_t *b, const gcp_kv_t *kv,
     const json_t *obj, int64_t rv);
+
+/*
+ * Fills m for a write of op: the schema, the manager (fieldManager, else
+ * the User-Agent), apiVersion, subresource, time and the fields the write
+ * may own.  Strings are the arena's.
+ */
+void gcp_reg_managed_init(gcp_op_t *op, gcp_managed_t *m);
+
+/*
+ * The object a create compares its new object with, as upstream's field
+ * manager sees a new Go object (metadata, and the spec and status
+ * structs of built-in types, empty).  Borrowed from the arena.
+ */
+json_t *gcp_reg_managed_shape(gcp_op_t *op, const gcp_managed_t *m);
+
+/*
+ * The applied configuration of an apply PATCH: the YAML (or JSON) body,
+ * its apiVersion the resource's, no managedFields, its name the URL's.
+ * Returns it (arena), or NULL after responding 400.
+ */
+json_t *gcp_reg_apply_config(gcp_op_t *op);
+
+/*
+ * Responds 409 Conflict as upstream's field manager does to the
+ * conflicts of gcp_managed_apply().
+ */
+void gcp_reg_apply_conflict(gcp_op_t *op, const json_t *conflicts);
 
 /* Request handlers. */
 void gcp_reg_get(gcp_op_t *op);

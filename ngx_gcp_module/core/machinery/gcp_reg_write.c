@@ -30,6 +30,11 @@ typedef struct gcp_write_s {
 
     json_t                  *body;          /* create, update */
     const char              *patch_type;    /* patch */
+    json_t                  *config;        /* apply: the configuration */
+    json_t                  *sent_mf;       /* managedFields sent */
+    json_t                  *applied_mf;    /* apply: the new ones */
+    unsigned                 apply:1;
+    unsigned                 force:1;
 
     gcp_str_t                key;
     const char              *name;
@@ -58,6 +63,7 @@ static void gcp_write_put(gcp_write_t *w);
 static void gcp_create_mutated(gcp_admit_t *ad, int rc);
 static void gcp_write_mutated(gcp_admit_t *ad, int rc);
 static void gcp_write_admitted(gcp_admit_t *ad, int rc);
+static void gcp_create_start(gcp_write_t *w);
 
 
 static gcp_write_t *
@@ -352,6 +358,55 @@ gcp_write_respond_obj(gcp_write_t *w, int status, json_t *obj, int64_t rv)
 }
 
 
+/*
+ * Sets obj's managedFields: those an apply made, else the update of the
+ * stored ones (old: the stored object, NULL on create) by this write.
+ */
+
+static int
+gcp_write_managed(gcp_write_t *w, json_t *obj, const json_t *old)
+{
+    json_t         *mf, *meta;
+    gcp_op_t       *op = w->op;
+    gcp_managed_t   m;
+
+    meta = gcp_meta(obj);
+    if (meta == NULL) {
+        gcp_op_error(op, GCP_ENOMEM, NULL, NULL);
+        return GCP_ENOMEM;
+    }
+
+    if (w->apply) {
+        mf = w->applied_mf;
+
+    } else {
+        gcp_reg_managed_init(op, &m);
+
+        json_object_del(meta, "managedFields");
+
+        mf = gcp_json_arena(op->a,
+                            gcp_managed_update(&m, w->sent_mf, old,
+                                               old ? old
+                                               : gcp_reg_managed_shape(op,
+                                                                       &m),
+                                               obj));
+        if (mf == NULL) {
+            gcp_op_error(op, GCP_ENOMEM, NULL, NULL);
+            return GCP_ENOMEM;
+        }
+    }
+
+    if (json_array_size(mf)) {
+        json_object_set(meta, "managedFields", mf);
+
+    } else {
+        json_object_del(meta, "managedFields");
+    }
+
+    return GCP_OK;
+}
+
+
 /* create */
 
 
@@ -433,7 +488,7 @@ gcp_write_admit_init(gcp_write_t *w, gcp_admit_op_t operation)
 void
 gcp_reg_create(gcp_op_t *op)
 {
-    json_t       *obj, *meta;
+    json_t       *obj;
     gcp_write_t  *w;
 
     w = gcp_write_new(op, GCP_W_CREATE, "CreateOptions");
@@ -447,6 +502,22 @@ gcp_reg_create(gcp_op_t *op)
     }
 
     w->obj = obj;
+    w->sent_mf = json_object_get(json_object_get(obj, "metadata"),
+                                 "managedFields");
+    json_incref(w->sent_mf);
+    gcp_json_arena(op->a, w->sent_mf);
+
+    gcp_create_start(w);
+}
+
+
+/* Create, from the object of the request or of an apply. */
+
+static void
+gcp_create_start(gcp_write_t *w)
+{
+    json_t    *meta, *obj = w->obj;
+    gcp_op_t  *op = w->op;
 
     if (gcp_write_namespace(w, obj) != GCP_OK) {
         return;
@@ -528,6 +599,10 @@ gcp_create_mutated(gcp_admit_t *ad, int rc)
 
     ad->name = w->name;
 
+    if (gcp_write_managed(w, obj, NULL) != GCP_OK) {
+        return;
+    }
+
     if (gcp_write_validate(w, w->obj, NULL) != GCP_OK) {
         return;
     }
@@ -550,6 +625,71 @@ gcp_write_conflict(gcp_write_t *w)
     res.rc = GCP_ECONFLICT;
 
     gcp_reg_store_error(w->op, &res, w->name);
+}
+
+
+/*
+ * The object an apply makes of the stored one (NULL: create), with its
+ * managedFields; NULL after responding (409 with the conflicts).
+ */
+
+static json_t *
+gcp_write_applied(gcp_write_t *w, const json_t *live)
+{
+    int             rc;
+    json_t         *out, *conflicts;
+    gcp_op_t       *op = w->op;
+    gcp_managed_t   m;
+
+    gcp_reg_managed_init(op, &m);
+
+    rc = gcp_managed_apply(&m, live, w->config, w->force, &out, &conflicts);
+
+    out = gcp_json_arena(op->a, out);
+    conflicts = gcp_json_arena(op->a, conflicts);
+
+    if (rc == 1) {
+        gcp_reg_apply_conflict(op, conflicts);
+        return NULL;
+    }
+
+    if (rc != 0 || out == NULL) {
+        gcp_op_error(op, GCP_ENOMEM, NULL, NULL);
+        return NULL;
+    }
+
+    w->applied_mf = gcp_json_arena(op->a,
+                        json_incref(json_object_get(json_object_get(out,
+                                                                "metadata"),
+                                                    "managedFields")));
+
+    if (gcp_reg_check_object(op, out, w->fv, NULL, 0) != GCP_OK) {
+        return NULL;
+    }
+
+    return out;
+}
+
+
+/* Create by apply: the configuration merged into nothing. */
+
+static void
+gcp_write_apply_create(gcp_write_t *w)
+{
+    json_t    *obj;
+    gcp_op_t  *op = w->op;
+
+    obj = gcp_write_applied(w, NULL);
+    if (obj == NULL) {
+        return;
+    }
+
+    if (gcp_meta_str(obj, "name")[0] == '\0') {
+        gcp_meta_set_str(obj, "name", op->ri.name);
+    }
+
+    w->obj = obj;
+    gcp_create_start(w);
 }
 
 
@@ -620,7 +760,8 @@ gcp_write_build(gcp_write_t *w)
     json_t    *obj, *src, *v;
     gcp_op_t  *op = w->op;
 
-    src = w->kind == GCP_W_PATCH ? gcp_write_patched(w) : w->body;
+    src = w->apply ? gcp_write_applied(w, w->old)
+          : w->kind == GCP_W_PATCH ? gcp_write_patched(w) : w->body;
     if (src == NULL) {
         return NULL;
     }
@@ -838,6 +979,11 @@ gcp_write_got(void *arg, gcp_store_result_t *res)
         res->rc = GCP_ENOTFOUND;
     }
 
+    if (res->rc == GCP_ENOTFOUND && w->apply && op->sub == NULL) {
+        gcp_write_apply_create(w);
+        return;
+    }
+
     if (res->rc != GCP_OK) {
         gcp_reg_store_error(op, res, w->name);
         return;
@@ -917,6 +1063,13 @@ gcp_write_got_old(gcp_op_t *op, void *arg)
         return;
     }
 
+    if (op->sub == NULL) {
+        w->sent_mf = gcp_json_arena(op->a,
+                         json_incref(json_object_get(json_object_get(obj,
+                                                                 "metadata"),
+                                                     "managedFields")));
+    }
+
     gcp_write_keep_system(obj, w->old);
 
     gcp_write_admit_init(w, GCP_ADMIT_UPDATE);
@@ -960,6 +1113,10 @@ gcp_write_mutated(gcp_admit_t *ad, int rc)
         {
             return;
         }
+    }
+
+    if (gcp_write_managed(w, obj, w->old) != GCP_OK) {
+        return;
     }
 
     if (gcp_write_validate(w, obj, w->old) != GCP_OK) {
@@ -1132,7 +1289,16 @@ gcp_reg_patch(gcp_op_t *op)
         return;
     }
 
-    if (strcmp(ct, "application/json-patch+json") != 0
+    if (gcp_reg_is_apply(op)) {
+        w->config = gcp_reg_apply_config(op);
+        if (w->config == NULL) {
+            return;
+        }
+
+        w->apply = 1;
+        w->force = gcp_query_bool(&op->q, "force") == 1;
+
+    } else if (strcmp(ct, "application/json-patch+json") != 0
         && strcmp(ct, "application/merge-patch+json") != 0
         && strcmp(ct, "application/strategic-merge-patch+json") != 0)
     {

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <stdio.h>
 
+#include "gcp_media.h"
 #include "gcp_objcache.h"
 #include "gcp_reg.h"
 #include "gcp_selector.h"
@@ -363,6 +364,21 @@ gcp_reg_write_opts(gcp_op_t *op, const char *options_kind, int *dry_run,
     *dry_run = 0;
     *fv = GCP_FV_WARN;
 
+    if (strcmp(options_kind, "PatchOptions") == 0) {
+        v = gcp_query_get(&op->q, "fieldManager");
+
+        if (!gcp_reg_is_apply(op)) {
+            if (gcp_query_get(&op->q, "force")) {
+                gcp_ferrs_add(&errs, GCP_FERR_FORBIDDEN, "force", NULL,
+                              "may not be specified for non-apply patch");
+            }
+
+        } else if (v == NULL || v[0] == '\0') {
+            gcp_ferrs_add(&errs, GCP_FERR_REQUIRED, "fieldManager", NULL,
+                          "is required for apply patch");
+        }
+    }
+
     /* dryRun may repeat; every value must be "All" */
 
     gcp_buf_init(&b, op->a);
@@ -519,6 +535,17 @@ gcp_reg_query_int(gcp_op_t *op, const char *s, int64_t *out)
                  NULL);
 
     return GCP_EBADREQUEST;
+}
+
+
+int
+gcp_reg_is_apply(gcp_op_t *op)
+{
+    const char  *ct;
+
+    ct = gcp_media_content_type(op->a, op->req->content_type);
+
+    return strcmp(ct, "application/apply-patch+yaml") == 0;
 }
 
 

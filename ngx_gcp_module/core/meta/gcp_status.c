@@ -30,6 +30,7 @@ static void
 gcp_status_details(gcp_buf_t *b, const gcp_status_details_t *d)
 {
     int                first, cfirst;
+    size_t             i, nc;
     const char        *m;
     const gcp_ferr_t  *e;
 
@@ -46,12 +47,14 @@ gcp_status_details(gcp_buf_t *b, const gcp_status_details_t *d)
         gcp_buf_addstr(b, first ? "\"causes\":[" : ",\"causes\":[");
         first = 0;
 
-        if (d->cause) {
+        nc = d->cause ? (d->ncause ? d->ncause : 1) : 0;
+
+        for (i = 0; i < nc; i++) {
             cfirst = 1;
-            gcp_buf_addc(b, '{');
-            gcp_status_str(b, "reason", d->cause->reason, &cfirst);
-            gcp_status_str(b, "message", d->cause->message, &cfirst);
-            gcp_status_str(b, "field", d->cause->field, &cfirst);
+            gcp_buf_addstr(b, i ? ",{" : "{");
+            gcp_status_str(b, "reason", d->cause[i].reason, &cfirst);
+            gcp_status_str(b, "message", d->cause[i].message, &cfirst);
+            gcp_status_str(b, "field", d->cause[i].field, &cfirst);
             gcp_buf_addc(b, '}');
         }
 

@@ -27,7 +27,8 @@ typedef struct {
     const char         *kind;
     const char         *uid;
     const gcp_ferrs_t  *causes;         /* field errors, or NULL */
-    const gcp_status_cause_t  *cause;   /* one more cause, or NULL */
+    const gcp_status_cause_t  *cause;   /* more causes, or NULL: */
+    size_t              ncause;         /* ... how many (0: one) */
     int                 retry_after;    /* seconds; 0: omitted */
 } gcp_status_details_t;
 

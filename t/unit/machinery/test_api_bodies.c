@@ -166,8 +166,9 @@ test_patch_types(void **state)
         /* not a patch type, nor JSON */
         { YAML, "data: {d: \"4\"}\n", 415 },
         { JSON, "{\"data\":{\"d\":\"4\"}}", 415 },
-        /* server-side apply: a later issue */
-        { "application/apply-patch+yaml", "data: {d: \"4\"}\n", 415 },
+        /* server-side apply: a YAML configuration of the object */
+        { "application/apply-patch+yaml", "apiVersion: v1\nkind: ConfigMap\n"
+          "metadata: {name: p}\ndata: {d: \"4\"}\n", 200 },
     };
 
     env = api_env_create();
@@ -194,7 +195,7 @@ test_patch_types(void **state)
     assert_string_equal(api_str(r->json, "data", "a", NULL), "1");
     assert_string_equal(api_str(r->json, "data", "b", NULL), "2");
     assert_string_equal(api_str(r->json, "data", "c", NULL), "3");
-    assert_null(api_str(r->json, "data", "d", NULL));
+    assert_string_equal(api_str(r->json, "data", "d", NULL), "4");
     api_resp_free(r);
 
     api_env_destroy(env);

@@ -1,0 +1,74 @@
+
+/*
+ * metadata.managedFields as kube-apiserver's field manager keeps them:
+ * one entry per manager, operation (Update or Apply), apiVersion (of
+ * Update entries) and subresource, each with the FieldsV1 set of the
+ * fields it owns (gcp_fieldset.h); every write updates them, server-side
+ * apply merges an applied configuration by them (gcp_apply.h), with
+ * conflicts between managers.
+ */
+
+#ifndef _GCP_MANAGED_H_INCLUDED_
+#define _GCP_MANAGED_H_INCLUDED_
+
+
+#include <jansson.h>
+
+#include "gcp_schema.h"
+
+
+/* Which fields a write may own (upstream's reset fields). */
+typedef enum {
+    GCP_MF_ALL = 0,
+    GCP_MF_NOT_STATUS,          /* the main resource of a type with /status */
+    GCP_MF_ONLY_STATUS          /* writes through /status */
+} gcp_managed_scope_t;
+
+
+typedef struct {
+    const gcp_schema_set_t  *set;
+    const json_t            *node;          /* the object's schema */
+    const char              *manager;
+    const char              *api_version;
+    const char              *subresource;   /* NULL or "" for none */
+    const char              *now;           /* metav1.Time text */
+    gcp_managed_scope_t      scope;
+} gcp_managed_t;
+
+
+/*
+ * Returns the managedFields of a write's new object: the entries sent in
+ * it (sent, NULL when absent) when they are valid and not empty, else
+ * those of the stored object (live, NULL on create; invalid ones are
+ * dropped); none when sent is a reset ([] or [{}]).  Then the changes
+ * from old to new (both without managedFields; old NULL on create) are
+ * owned by m's Update entry, taken from the other managers, and the
+ * fields removed are dropped from every entry.  Returns a new reference
+ * (an array in upstream's order), or NULL when out of memory.
+ */
+json_t *gcp_managed_update(const gcp_managed_t *m, const json_t *sent,
+    const json_t *live, const json_t *old, const json_t *new);
+
+/*
+ * Server-side apply of config onto live (NULL on create) for m's manager.
+ * On success returns 0, sets *merged to the new object (a new reference;
+ * the fields the manager applied before and no longer applies removed
+ * unless another manager owns them) with its managedFields set.  When
+ * other managers own fields the config changes and force is not set,
+ * returns 1 and sets *conflicts to an array of {"manager", "path"}
+ * (manager as upstream prints it: "\"name\"" or "\"name\" using v1"),
+ * sorted by manager.  Returns -1 when out of memory.
+ */
+int gcp_managed_apply(const gcp_managed_t *m, const json_t *live,
+    const json_t *config, int force, json_t **merged, json_t **conflicts);
+
+/*
+ * The manager of a request as upstream names it: fieldManager when set,
+ * else the User-Agent up to its first "/", without unprintable
+ * characters, cut at 128 bytes.  Returns a string in buf (of size > 128).
+ */
+const char *gcp_managed_manager(const char *field_manager,
+    const char *user_agent, char *buf, size_t size);
+
+
+#endif /* _GCP_MANAGED_H_INCLUDED_ */

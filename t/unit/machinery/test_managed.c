@@ -1,0 +1,283 @@
+
+/*
+ * Unit tests: managedFields (machinery/gcp_managed.c) through the
+ * sequence of kube-apiserver 1.32's captures 02-cm-create, 02-cm-apply-
+ * create, -conflict, -force and 02-cm-update-field-manager: the entries
+ * are compared with the captured ones (their time made "T"), then field
+ * removal by an applier, resets, and manager names.
+ */
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gcp_managed.h"
+
+
+static gcp_schema_set_t  *set;
+
+
+static int
+setup(void **state)
+{
+    const char  *err;
+
+    set = gcp_schema_set_create();
+    assert_non_null(set);
+    assert_int_equal(gcp_schema_set_load_embedded(set, &err), GCP_OK);
+
+    return 0;
+}
+
+
+static int
+teardown(void **state)
+{
+    gcp_schema_set_free(set);
+    return 0;
+}
+
+
+static void
+init(gcp_managed_t *m, const char *manager)
+{
+    memset(m, 0, sizeof(gcp_managed_t));
+
+    m->set = set;
+    m->node = gcp_schema_get(set, "io.k8s.api.core.v1.ConfigMap");
+    m->manager = manager;
+    m->api_version = "v1";
+    m->now = "T";
+
+    assert_non_null(m->node);
+}
+
+
+static json_t *
+load(const char *s)
+{
+    json_t  *v = json_loads(s, JSON_DECODE_ANY, NULL);
+
+    assert_non_null(v);
+    return v;
+}
+
+
+static void
+assert_json(const json_t *v, const char *expect)
+{
+    char  *s;
+
+    assert_non_null(v);
+    s = json_dumps(v, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_ENCODE_ANY);
+    assert_string_equal(s, expect);
+    free(s);
+}
+
+
+static const json_t *
+mf(const json_t *obj)
+{
+    return json_object_get(json_object_get(obj, "metadata"),
+                           "managedFields");
+}
+
+
+#define ENTRY(m, op, fs)                                                     \
+    "{\"manager\":\"" m "\",\"operation\":\"" op "\",\"apiVersion\":"        \
+    "\"v1\",\"time\":\"T\",\"fieldsType\":\"FieldsV1\",\"fieldsV1\":" fs "}"
+
+#define A_ALL  "{\"f:data\":{\"f:owned-by-a\":{},\"f:shared\":{}},"         \
+               "\"f:metadata\":{\"f:labels\":{\"f:app\":{}}}}"
+#define A_OWN  "{\"f:data\":{\"f:owned-by-a\":{}},"                          \
+               "\"f:metadata\":{\"f:labels\":{\"f:app\":{}}}}"
+
+
+/* 02-cm-create: an Update on create, maps that appear are members */
+
+static void
+test_create(void **state)
+{
+    json_t         *shape, *obj, *out;
+    gcp_managed_t   m;
+
+    init(&m, "refcapture");
+
+    shape = load("{\"metadata\":{}}");
+    obj = load("{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":"
+               "{\"name\":\"cm1\",\"namespace\":\"ref-crud\",\"uid\":\"u\","
+               "\"labels\":{\"app\":\"demo\",\"tier\":\"backend\"},"
+               "\"annotations\":{\"note\":\"first\"}},\"data\":{\"key1\":"
+               "\"value1\",\"key2\":\"value2\"}}");
+
+    out = gcp_managed_update(&m, NULL, NULL, shape, obj);
+    assert_json(out, "[" ENTRY("refcapture", "Update",
+                "{\"f:data\":{\".\":{},\"f:key1\":{},\"f:key2\":{}},"
+                "\"f:metadata\":{\"f:annotations\":{\".\":{},\"f:note\":{}},"
+                "\"f:labels\":{\".\":{},\"f:app\":{},\"f:tier\":{}}}}") "]");
+
+    json_decref(out);
+    json_decref(obj);
+    json_decref(shape);
+}
+
+
+static void
+test_apply_sequence(void **state)
+{
+    int             rc;
+    json_t         *cfg, *live, *out, *conflicts, *upd;
+    gcp_managed_t   m;
+
+    /* 02-cm-apply-create */
+
+    init(&m, "manager-a");
+    cfg = load("{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":"
+               "{\"name\":\"cm-ssa\",\"labels\":{\"app\":\"demo\"}},\"data\":"
+               "{\"owned-by-a\":\"1\",\"shared\":\"a\"}}");
+
+    rc = gcp_managed_apply(&m, NULL, cfg, 0, &live, &conflicts);
+    assert_int_equal(rc, 0);
+    assert_json(mf(live), "[" ENTRY("manager-a", "Apply", A_ALL) "]");
+    json_decref(cfg);
+
+    /* 02-cm-apply-conflict: manager-b changes a field a owns */
+
+    init(&m, "manager-b");
+    cfg = load("{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":"
+               "{\"name\":\"cm-ssa\"},\"data\":{\"shared\":\"b\","
+               "\"owned-by-b\":\"2\"}}");
+
+    rc = gcp_managed_apply(&m, live, cfg, 0, &out, &conflicts);
+    assert_int_equal(rc, 1);
+    assert_null(out);
+    assert_json(conflicts, "[{\"manager\":\"\\\"manager-a\\\"\","
+                           "\"path\":\".data.shared\"}]");
+    json_decref(conflicts);
+
+    /* 02-cm-apply-force: b takes the field */
+
+    rc = gcp_managed_apply(&m, live, cfg, 1, &out, &conflicts);
+    assert_int_equal(rc, 0);
+    assert_json(json_object_get(out, "data"),
+                "{\"owned-by-a\":\"1\",\"shared\":\"b\",\"owned-by-b\":\"2\"}");
+    assert_json(mf(out), "[" ENTRY("manager-a", "Apply", A_OWN) ","
+                ENTRY("manager-b", "Apply",
+                      "{\"f:data\":{\"f:owned-by-b\":{},\"f:shared\":{}}}")
+                "]");
+    json_decref(cfg);
+    json_decref(live);
+    live = out;
+
+    /* 02-cm-update-field-manager: a PUT by "editor" */
+
+    init(&m, "editor");
+    upd = json_deep_copy(live);
+    json_object_set_new(json_object_get(upd, "data"), "shared",
+                        json_string("edited"));
+
+    out = gcp_managed_update(&m, mf(upd), live, live, upd);
+    assert_json(out, "[" ENTRY("manager-a", "Apply", A_OWN) ","
+                ENTRY("manager-b", "Apply",
+                      "{\"f:data\":{\"f:owned-by-b\":{}}}") ","
+                ENTRY("editor", "Update", "{\"f:data\":{\"f:shared\":{}}}")
+                "]");
+
+    /* an Update by a manager that owns shared now conflicts with b? no: */
+    /* a, reapplying shared, conflicts with the editor (an Update entry) */
+
+    json_object_set(json_object_get(upd, "metadata"), "managedFields", out);
+    json_decref(out);
+    json_decref(live);
+    live = upd;
+
+    init(&m, "manager-a");
+    cfg = load("{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":"
+               "{\"name\":\"cm-ssa\",\"labels\":{\"app\":\"demo\"}},\"data\":"
+               "{\"shared\":\"a\"}}");
+
+    rc = gcp_managed_apply(&m, live, cfg, 0, &out, &conflicts);
+    assert_int_equal(rc, 1);
+    assert_json(conflicts, "[{\"manager\":\"\\\"editor\\\" using v1\","
+                           "\"path\":\".data.shared\"}]");
+    json_decref(conflicts);
+    json_decref(cfg);
+
+    /* a stops applying owned-by-a: no one else owns it, it goes away */
+
+    cfg = load("{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":"
+               "{\"name\":\"cm-ssa\",\"labels\":{\"app\":\"demo\"}}}");
+
+    rc = gcp_managed_apply(&m, live, cfg, 0, &out, &conflicts);
+    assert_int_equal(rc, 0);
+    assert_json(json_object_get(out, "data"),
+                "{\"shared\":\"edited\",\"owned-by-b\":\"2\"}");
+    assert_json(mf(out), "[" ENTRY("manager-a", "Apply",
+                "{\"f:metadata\":{\"f:labels\":{\"f:app\":{}}}}") ","
+                ENTRY("manager-b", "Apply",
+                      "{\"f:data\":{\"f:owned-by-b\":{}}}") ","
+                ENTRY("editor", "Update", "{\"f:data\":{\"f:shared\":{}}}")
+                "]");
+    json_decref(out);
+    json_decref(cfg);
+
+    /* a reset ([{}]) by an update keeps only the updater's entry */
+
+    init(&m, "editor");
+    upd = json_deep_copy(live);
+    json_object_set_new(json_object_get(upd, "data"), "shared",
+                        json_string("again"));
+    cfg = load("[{}]");
+
+    out = gcp_managed_update(&m, cfg, live, live, upd);
+    assert_json(out, "[" ENTRY("editor", "Update",
+                               "{\"f:data\":{\"f:shared\":{}}}") "]");
+    json_decref(out);
+    json_decref(cfg);
+
+    /* an invalid list sent is ignored: the stored entries stay */
+
+    cfg = load("[{\"manager\":\"x\",\"operation\":\"Bad\"}]");
+    out = gcp_managed_update(&m, cfg, live, live, upd);
+    assert_int_equal(json_array_size(out), 3);
+    json_decref(out);
+    json_decref(cfg);
+
+    json_decref(upd);
+    json_decref(live);
+}
+
+
+static void
+test_manager_name(void **state)
+{
+    char  buf[130];
+
+    assert_string_equal(gcp_managed_manager("mine", "kubectl/v1", buf,
+                                            sizeof(buf)), "mine");
+    assert_string_equal(gcp_managed_manager(NULL, "kubectl/v1.32.0 (linux/"
+                                            "amd64) kubernetes/abc", buf,
+                                            sizeof(buf)), "kubectl");
+    assert_string_equal(gcp_managed_manager("", "OpenAPI-Generator/31.0.0"
+                                            "/python", buf, sizeof(buf)),
+                        "OpenAPI-Generator");
+    assert_string_equal(gcp_managed_manager(NULL, NULL, buf, sizeof(buf)),
+                        "");
+}
+
+
+int
+main(void)
+{
+    const struct CMUnitTest  tests[] = {
+        cmocka_unit_test(test_create),
+        cmocka_unit_test(test_apply_sequence),
+        cmocka_unit_test(test_manager_name),
+    };
+
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
