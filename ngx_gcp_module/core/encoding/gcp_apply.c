@@ -406,12 +406,35 @@ gcp_apply_cmp_list(gcp_apply_cmp_t *cx, const json_t *node,
 }
 
 
+/* Compares field k of an object (l and r its two values). */
+
+static void
+gcp_apply_cmp_field(gcp_apply_cmp_t *cx, const json_t *node, const json_t *l,
+    const json_t *r, const char *k, json_t *ch, json_t *rm, int depth)
+{
+    char  *fk;
+
+    fk = malloc(strlen(k) + 3);
+    if (fk == NULL) {
+        cx->nomem = 1;
+        return;
+    }
+
+    fk[0] = 'f';
+    fk[1] = ':';
+    strcpy(fk + 2, k);
+
+    gcp_apply_cmp(cx, node ? gcp_schema_property(cx->set, node, k) : NULL,
+                  l, r, fk, 0, ch, rm, depth + 1);
+    free(fk);
+}
+
+
 static void
 gcp_apply_cmp(gcp_apply_cmp_t *cx, const json_t *node, const json_t *l,
     const json_t *r, const char *key, int item, json_t *ch, json_t *rm,
     int depth)
 {
-    char                 *fk;
     json_t               *cch, *crm, *keys, *e;
     const char           *k;
     gcp_fieldset_list_t   type;
@@ -458,44 +481,15 @@ gcp_apply_cmp(gcp_apply_cmp_t *cx, const json_t *node, const json_t *l,
 
         } else {
             json_object_foreach((json_t *) r, k, e) {
-                fk = malloc(strlen(k) + 3);
-                if (fk == NULL) {
-                    cx->nomem = 1;
-                    break;
-                }
-
-                fk[0] = 'f';
-                fk[1] = ':';
-                strcpy(fk + 2, k);
-
-                gcp_apply_cmp(cx, node ? gcp_schema_property(cx->set, node,
-                                                             k)
-                                       : NULL,
-                              json_object_get(l, k), e, fk, 0, cch, crm,
-                              depth + 1);
-                free(fk);
+                gcp_apply_cmp_field(cx, node, json_object_get(l, k), e, k,
+                                    cch, crm, depth);
             }
 
             json_object_foreach((json_t *) l, k, e) {
-                if (json_object_get(r, k)) {
-                    continue;
+                if (json_object_get(r, k) == NULL) {
+                    gcp_apply_cmp_field(cx, node, e, NULL, k, cch, crm,
+                                        depth);
                 }
-
-                fk = malloc(strlen(k) + 3);
-                if (fk == NULL) {
-                    cx->nomem = 1;
-                    break;
-                }
-
-                fk[0] = 'f';
-                fk[1] = ':';
-                strcpy(fk + 2, k);
-
-                gcp_apply_cmp(cx, node ? gcp_schema_property(cx->set, node,
-                                                             k)
-                                       : NULL,
-                              e, NULL, fk, 0, cch, crm, depth + 1);
-                free(fk);
             }
         }
 

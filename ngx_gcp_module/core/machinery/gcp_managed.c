@@ -15,6 +15,10 @@
 #include "gcp_managed.h"
 
 
+#define GCP_MF_MAX_UPDATERS  10
+#define GCP_MF_ANCIENT       "ancient-changes"
+
+
 static const char *
 gcp_mf_str(const json_t *e, const char *key)
 {
@@ -124,6 +128,138 @@ gcp_mf_cmp(const void *one, const void *two)
 }
 
 
+/* The entries of mf sorted by cmp, in a malloc'd array; NULL: no memory. */
+
+static json_t **
+gcp_mf_sorted(const json_t *mf, int (*cmp)(const void *, const void *))
+{
+    size_t    i, n;
+    json_t  **v;
+
+    n = json_array_size(mf);
+    v = malloc((n ? n : 1) * sizeof(json_t *));
+
+    if (v == NULL) {
+        return NULL;
+    }
+
+    for (i = 0; i < n; i++) {
+        v[i] = json_array_get(mf, i);
+    }
+
+    qsort(v, n, sizeof(json_t *), cmp);
+
+    return v;
+}
+
+
+/* The oldest Update entries first (upstream's capManagersManager). */
+
+static int
+gcp_mf_age_cmp(const void *one, const void *two)
+{
+    int            r;
+    const json_t  *p = *(const json_t * const *) one;
+    const json_t  *q = *(const json_t * const *) two;
+
+    r = strcmp(gcp_mf_str(p, "time"), gcp_mf_str(q, "time"));
+
+    return r ? r : strcmp(gcp_mf_str(p, "manager"),
+                          gcp_mf_str(q, "manager"));
+}
+
+
+/*
+ * Keeps at most GCP_MF_MAX_UPDATERS Update entries: the oldest ones are
+ * merged, per apiVersion, into an "ancient-changes" entry with the time of
+ * the newest of them.  Returns 0 or -1.
+ */
+
+static int
+gcp_mf_cap(json_t *mf)
+{
+    size_t    i, j, n, nupd;
+    json_t  **v, *first, *bucket, *u, *upd;
+
+    upd = json_array();
+    if (upd == NULL) {
+        return -1;
+    }
+
+    for (i = 0; i < json_array_size(mf); i++) {
+        if (strcmp(gcp_mf_str(json_array_get(mf, i), "operation"), "Update")
+            == 0)
+        {
+            json_array_append(upd, json_array_get(mf, i));
+        }
+    }
+
+    nupd = json_array_size(upd);
+
+    if (nupd <= GCP_MF_MAX_UPDATERS) {
+        json_decref(upd);
+        return 0;
+    }
+
+    v = gcp_mf_sorted(upd, gcp_mf_age_cmp);
+    if (v == NULL) {
+        json_decref(upd);
+        return -1;
+    }
+
+    n = nupd;
+
+    for (i = 0; i < nupd && n > GCP_MF_MAX_UPDATERS; i++) {
+        first = NULL;
+
+        for (j = 0; j < i; j++) {
+            if (v[j] && strcmp(gcp_mf_str(v[j], "apiVersion"),
+                               gcp_mf_str(v[i], "apiVersion")) == 0)
+            {
+                first = v[j];
+                break;
+            }
+        }
+
+        if (first == NULL) {
+            continue;
+        }
+
+        /* the first of this version becomes the bucket */
+
+        bucket = first;
+        json_object_set_new(bucket, "manager", json_string(GCP_MF_ANCIENT));
+        json_object_del(bucket, "subresource");
+
+        u = gcp_fieldset_union(json_object_get(bucket, "fieldsV1"),
+                               json_object_get(v[i], "fieldsV1"));
+        if (u == NULL) {
+            free(v);
+            json_decref(upd);
+            return -1;
+        }
+
+        json_object_set_new(bucket, "fieldsV1", u);
+        json_object_set(bucket, "time", json_object_get(v[i], "time"));
+
+        for (j = 0; j < json_array_size(mf); j++) {
+            if (json_array_get(mf, j) == v[i]) {
+                json_array_remove(mf, j);
+                break;
+            }
+        }
+
+        v[i] = NULL;
+        n--;
+    }
+
+    free(v);
+    json_decref(upd);
+
+    return 0;
+}
+
+
 /* Entries in upstream's order and key order; consumes mf. */
 
 static json_t *
@@ -138,7 +274,7 @@ gcp_mf_encode(json_t *mf)
     };
 
     n = json_array_size(mf);
-    v = malloc((n ? n : 1) * sizeof(json_t *));
+    v = gcp_mf_sorted(mf, gcp_mf_cmp);
     out = json_array();
 
     if (v == NULL || out == NULL) {
@@ -147,12 +283,6 @@ gcp_mf_encode(json_t *mf)
         json_decref(mf);
         return NULL;
     }
-
-    for (i = 0; i < n; i++) {
-        v[i] = json_array_get(mf, i);
-    }
-
-    qsort(v, n, sizeof(json_t *), gcp_mf_cmp);
 
     for (i = 0; i < n; i++) {
         size_t  k;
@@ -382,6 +512,11 @@ gcp_managed_update(const gcp_managed_t *m, const json_t *sent,
     json_decref(ch);
     json_decref(rm);
 
+    if (gcp_mf_cap(mf) != 0) {
+        json_decref(mf);
+        return NULL;
+    }
+
     return gcp_mf_encode(mf);
 
 failed:
@@ -445,7 +580,7 @@ gcp_mf_conflicts(json_t *mf, const json_t *self, const json_t *changed)
     json_t  *out, *e, *c, *paths, **v;
 
     n = json_array_size(mf);
-    v = malloc((n ? n : 1) * sizeof(json_t *));
+    v = gcp_mf_sorted(mf, gcp_mf_conflict_cmp);
     out = json_array();
 
     if (v == NULL || out == NULL) {
@@ -453,12 +588,6 @@ gcp_mf_conflicts(json_t *mf, const json_t *self, const json_t *changed)
         json_decref(out);
         return NULL;
     }
-
-    for (i = 0; i < n; i++) {
-        v[i] = json_array_get(mf, i);
-    }
-
-    qsort(v, n, sizeof(json_t *), gcp_mf_conflict_cmp);
 
     for (i = 0; i < n; i++) {
         e = v[i];
@@ -732,6 +861,10 @@ gcp_managed_apply(const gcp_managed_t *m, const json_t *live,
     }
 
     if (gcp_mf_sync_last_applied(m, out, config) != 0) {
+        goto done;
+    }
+
+    if (gcp_mf_cap(mf) != 0) {
         goto done;
     }
 

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 
 #include "gcp_apply.h"
+#include "support_schema.h"
 
 
 static const char  test_doc[] =
@@ -40,11 +41,7 @@ static const json_t      *node;
 static int
 setup(void **state)
 {
-    set = gcp_schema_set_create();
-    assert_non_null(set);
-    assert_int_equal(gcp_schema_set_add_doc(set, test_doc,
-                                            sizeof(test_doc) - 1, NULL),
-                     GCP_OK);
+    set = schema_set_with(test_doc, sizeof(test_doc) - 1);
     node = gcp_schema_get(set, "T");
     assert_non_null(node);
 
@@ -60,35 +57,14 @@ teardown(void **state)
 }
 
 
-static json_t *
-load(const char *s)
-{
-    json_t  *v = json_loads(s, JSON_DECODE_ANY, NULL);
-
-    assert_non_null(v);
-    return v;
-}
-
-
-static void
-assert_json(json_t *v, const char *expect)
-{
-    char  *s;
-
-    assert_non_null(v);
-    s = json_dumps(v, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_ENCODE_ANY);
-    assert_string_equal(s, expect);
-    free(s);
-    json_decref(v);
-}
 
 
 static void
 merge(const char *live, const char *config, const char *expect)
 {
-    json_t  *l = load(live), *c = load(config);
+    json_t  *l = schema_json(live), *c = schema_json(config);
 
-    assert_json(gcp_apply_merge(set, node, l, c), expect);
+    schema_expect_json(gcp_apply_merge(set, node, l, c), expect);
 
     json_decref(l);
     json_decref(c);
@@ -113,10 +89,10 @@ test_merge_maps(void **state)
           "{\"granular\":{\"a\":\"1\"}}");
 
     /* without a schema: maps granular */
-    l = load("{\"x\":{\"a\":1}}");
-    c = load("{\"x\":{\"b\":2}}");
+    l = schema_json("{\"x\":{\"a\":1}}");
+    c = schema_json("{\"x\":{\"b\":2}}");
 
-    assert_json(gcp_apply_merge(NULL, NULL, l, c),
+    schema_expect_json(gcp_apply_merge(NULL, NULL, l, c),
                 "{\"x\":{\"a\":1,\"b\":2}}");
     json_decref(l);
     json_decref(c);
@@ -152,11 +128,11 @@ static void
 compare(const char *old, const char *new, const char *changed,
     const char *removed)
 {
-    json_t  *o = old ? load(old) : NULL, *n = load(new), *ch, *rm;
+    json_t  *o = old ? schema_json(old) : NULL, *n = schema_json(new), *ch, *rm;
 
     assert_int_equal(gcp_apply_compare(set, node, o, n, &ch, &rm), 0);
-    assert_json(ch, changed);
-    assert_json(rm, removed);
+    schema_expect_json(ch, changed);
+    schema_expect_json(rm, removed);
 
     json_decref(o);
     json_decref(n);
@@ -201,24 +177,24 @@ test_remove(void **state)
 {
     json_t  *obj, *s;
 
-    obj = load("{\"granular\":{\"a\":\"1\",\"b\":\"2\"},\"mapList\":["
+    obj = schema_json("{\"granular\":{\"a\":\"1\",\"b\":\"2\"},\"mapList\":["
                "{\"name\":\"a\",\"value\":\"x\"},{\"name\":\"b\","
                "\"value\":\"y\"}],\"setList\":[\"x\",\"y\"]}");
-    s = load("{\"f:granular\":{\"f:a\":{}},\"f:mapList\":{"
+    s = schema_json("{\"f:granular\":{\"f:a\":{}},\"f:mapList\":{"
              "\"k:{\\\"name\\\":\\\"a\\\"}\":{\".\":{},\"f:value\":{}},"
              "\"k:{\\\"name\\\":\\\"b\\\"}\":{\"f:value\":{}}},"
              "\"f:setList\":{\"v:\\\"y\\\"\":{}}}");
 
     gcp_apply_remove(set, node, obj, s);
 
-    assert_json(obj, "{\"granular\":{\"b\":\"2\"},\"mapList\":["
+    schema_expect_json(obj, "{\"granular\":{\"b\":\"2\"},\"mapList\":["
                      "{\"name\":\"b\"}],\"setList\":[\"x\"]}");
     json_decref(s);
 
     /* with parents: named fields above members become members */
-    s = load("{\"f:a\":{\"f:b\":{}},\"f:l\":{\"k:{\\\"n\\\":1}\":{"
+    s = schema_json("{\"f:a\":{\"f:b\":{}},\"f:l\":{\"k:{\\\"n\\\":1}\":{"
              "\"f:c\":{}}}}");
-    assert_json(gcp_apply_with_parents(s),
+    schema_expect_json(gcp_apply_with_parents(s),
                 "{\"f:a\":{\"f:b\":{},\".\":{}},\"f:l\":{"
                 "\"k:{\\\"n\\\":1}\":{\"f:c\":{}},\".\":{}}}");
     json_decref(s);

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 
 #include "gcp_fieldset.h"
+#include "support_schema.h"
 
 
 static const char  test_doc[] =
@@ -38,35 +39,7 @@ static const char  test_doc[] =
     "\"value\":{\"type\":\"string\"}}}}";
 
 
-static char *
-dump(const json_t *v)
-{
-    return json_dumps(v, JSON_COMPACT | JSON_PRESERVE_ORDER
-                         | JSON_ENCODE_ANY);
-}
 
-
-static void
-assert_json(json_t *v, const char *expect)
-{
-    char  *s;
-
-    assert_non_null(v);
-    s = dump(v);
-    assert_string_equal(s, expect);
-    free(s);
-    json_decref(v);
-}
-
-
-static json_t *
-load(const char *s)
-{
-    json_t  *v = json_loads(s, JSON_DECODE_ANY, NULL);
-
-    assert_non_null(v);
-    return v;
-}
 
 
 /* 02-cm-apply-create: what manager-a's entry holds */
@@ -81,12 +54,12 @@ test_configmap_apply(void **state)
     set = gcp_schema_set_create();
     assert_int_equal(gcp_schema_set_load_embedded(set, &err), GCP_OK);
 
-    obj = load("{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":"
+    obj = schema_json("{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":"
                "{\"name\":\"cm-ssa\",\"namespace\":\"x\",\"labels\":"
                "{\"app\":\"demo\"}},\"data\":{\"shared\":\"a\","
                "\"owned-by-a\":\"1\"}}");
 
-    assert_json(gcp_fieldset_of(set, gcp_schema_get(set,
+    schema_expect_json(gcp_fieldset_of(set, gcp_schema_get(set,
                                     "io.k8s.api.core.v1.ConfigMap"),
                                 obj, 1),
                 "{\"f:data\":{\"f:owned-by-a\":{},\"f:shared\":{}},"
@@ -94,9 +67,9 @@ test_configmap_apply(void **state)
 
     /* 02-cm-apply-yaml-body: only data */
     json_decref(obj);
-    obj = load("{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":"
+    obj = schema_json("{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":"
                "{\"name\":\"cm-ssa-yaml\"},\"data\":{\"k\":\"v\"}}");
-    assert_json(gcp_fieldset_of(set, gcp_schema_get(set,
+    schema_expect_json(gcp_fieldset_of(set, gcp_schema_get(set,
                                     "io.k8s.api.core.v1.ConfigMap"),
                                 obj, 1),
                 "{\"f:data\":{\"f:k\":{}}}");
@@ -106,10 +79,10 @@ test_configmap_apply(void **state)
      * (leaves), finalizers a set
      */
     json_decref(obj);
-    obj = load("{\"metadata\":{\"name\":\"n\",\"finalizers\":[\"b/x\","
+    obj = schema_json("{\"metadata\":{\"name\":\"n\",\"finalizers\":[\"b/x\","
                "\"a/y\"],\"ownerReferences\":[{\"apiVersion\":\"v1\","
                "\"kind\":\"ConfigMap\",\"name\":\"o\",\"uid\":\"u1\"}]}}");
-    assert_json(gcp_fieldset_of(set, gcp_schema_get(set,
+    schema_expect_json(gcp_fieldset_of(set, gcp_schema_get(set,
                                     "io.k8s.api.core.v1.ConfigMap"),
                                 obj, 1),
                 "{\"f:metadata\":{\"f:finalizers\":{\"v:\\\"a/y\\\"\":{},"
@@ -133,14 +106,14 @@ test_list_and_map_types(void **state)
                                             sizeof(test_doc) - 1, &err),
                      GCP_OK);
 
-    obj = load("{\"setList\":[\"b\",\"a\"],\"atomicList\":[\"x\"],"
+    obj = schema_json("{\"setList\":[\"b\",\"a\"],\"atomicList\":[\"x\"],"
                "\"mapList\":[{\"name\":\"n\",\"port\":80,\"value\":\"v\"},"
                "{\"port\":443,\"name\":\"m\"}],"
                "\"merged\":[{\"name\":\"c\",\"value\":\"1\"}],"
                "\"atomicMap\":{\"a\":\"1\"},\"granular\":{\"z\":\"1\","
                "\"a\":\"2\"},\"empty\":{},\"unknown\":{\"deep\":[1]}}");
 
-    assert_json(gcp_fieldset_of(set, gcp_schema_get(set, "T"), obj, 0),
+    schema_expect_json(gcp_fieldset_of(set, gcp_schema_get(set, "T"), obj, 0),
                 "{\"f:atomicList\":{},\"f:atomicMap\":{},\"f:empty\":{},"
                 "\"f:granular\":{\"f:a\":{},\"f:z\":{}},"
                 "\"f:mapList\":{"
@@ -165,20 +138,20 @@ test_set_operations(void **state)
 {
     json_t  *a, *b, *c;
 
-    a = load("{\"f:data\":{\"f:owned-by-a\":{},\"f:shared\":{}},"
+    a = schema_json("{\"f:data\":{\"f:owned-by-a\":{},\"f:shared\":{}},"
              "\"f:metadata\":{\"f:labels\":{\"f:app\":{}}}}");
-    b = load("{\"f:data\":{\"f:owned-by-b\":{},\"f:shared\":{}}}");
+    b = schema_json("{\"f:data\":{\"f:owned-by-b\":{},\"f:shared\":{}}}");
 
     c = gcp_fieldset_intersection(a, b);
-    assert_json(gcp_fieldset_paths(c), "[\".data.shared\"]");
+    schema_expect_json(gcp_fieldset_paths(c), "[\".data.shared\"]");
     assert_false(gcp_fieldset_empty(c));
     json_decref(c);
 
-    assert_json(gcp_fieldset_difference(a, b),
+    schema_expect_json(gcp_fieldset_difference(a, b),
                 "{\"f:data\":{\"f:owned-by-a\":{}},"
                 "\"f:metadata\":{\"f:labels\":{\"f:app\":{}}}}");
 
-    assert_json(gcp_fieldset_union(b, a),
+    schema_expect_json(gcp_fieldset_union(b, a),
                 "{\"f:data\":{\"f:owned-by-a\":{},\"f:owned-by-b\":{},"
                 "\"f:shared\":{}},\"f:metadata\":{\"f:labels\":"
                 "{\"f:app\":{}}}}");
@@ -192,24 +165,24 @@ test_set_operations(void **state)
 
     /* an item is a member ("."), its fields are children */
 
-    a = load("{\"f:spec\":{\"f:c\":{\"k:{\\\"name\\\":\\\"x\\\"}\":{\".\":{},"
+    a = schema_json("{\"f:spec\":{\"f:c\":{\"k:{\\\"name\\\":\\\"x\\\"}\":{\".\":{},"
              "\"f:image\":{},\"f:name\":{}},\"v:3\":{}}},\"f:n\":{\"i:10\":{},"
              "\"i:2\":{}}}");
-    assert_json(gcp_fieldset_paths(a),
+    schema_expect_json(gcp_fieldset_paths(a),
                 "[\".spec.c[name=\\\"x\\\"]\",\".spec.c[name=\\\"x\\\"]"
                 ".image\",\".spec.c[name=\\\"x\\\"].name\",\".spec.c[=3]\","
                 "\".n[10]\",\".n[2]\"]");
 
-    b = load("{\"f:spec\":{\"f:c\":{\"k:{\\\"name\\\":\\\"x\\\"}\":{"
+    b = schema_json("{\"f:spec\":{\"f:c\":{\"k:{\\\"name\\\":\\\"x\\\"}\":{"
              "\"f:image\":{}}}}}");
 
     /* dropping a field keeps the item it belonged to */
-    assert_json(gcp_fieldset_difference(a, b),
+    schema_expect_json(gcp_fieldset_difference(a, b),
                 "{\"f:n\":{\"i:2\":{},\"i:10\":{}},\"f:spec\":{\"f:c\":{"
                 "\"k:{\\\"name\\\":\\\"x\\\"}\":{\".\":{},\"f:name\":{}},"
                 "\"v:3\":{}}}}");
 
-    assert_json(gcp_fieldset_intersection(a, b),
+    schema_expect_json(gcp_fieldset_intersection(a, b),
                 "{\"f:spec\":{\"f:c\":{\"k:{\\\"name\\\":\\\"x\\\"}\":{"
                 "\"f:image\":{}}}}}");
 

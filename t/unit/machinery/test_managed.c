@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "gcp_managed.h"
+#include "support_schema.h"
 
 
 static gcp_schema_set_t  *set;
@@ -57,29 +58,18 @@ init(gcp_managed_t *m, const char *manager)
 }
 
 
-static json_t *
-load(const char *s)
-{
-    json_t  *v = json_loads(s, JSON_DECODE_ANY, NULL);
 
-    assert_non_null(v);
-    return v;
-}
 
+/* Asserts the borrowed v dumps as expected. */
 
 static void
-assert_json(const json_t *v, const char *expect)
+expect(json_t *v, const char *expected)
 {
-    char  *s;
-
-    assert_non_null(v);
-    s = json_dumps(v, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_ENCODE_ANY);
-    assert_string_equal(s, expect);
-    free(s);
+    schema_expect_json(json_incref(v), expected);
 }
 
 
-static const json_t *
+static json_t *
 mf(const json_t *obj)
 {
     return json_object_get(json_object_get(obj, "metadata"),
@@ -107,15 +97,15 @@ test_create(void **state)
 
     init(&m, "refcapture");
 
-    shape = load("{\"metadata\":{}}");
-    obj = load("{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":"
+    shape = schema_json("{\"metadata\":{}}");
+    obj = schema_json("{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":"
                "{\"name\":\"cm1\",\"namespace\":\"ref-crud\",\"uid\":\"u\","
                "\"labels\":{\"app\":\"demo\",\"tier\":\"backend\"},"
                "\"annotations\":{\"note\":\"first\"}},\"data\":{\"key1\":"
                "\"value1\",\"key2\":\"value2\"}}");
 
     out = gcp_managed_update(&m, NULL, NULL, shape, obj);
-    assert_json(out, "[" ENTRY("refcapture", "Update",
+    expect(out, "[" ENTRY("refcapture", "Update",
                 "{\"f:data\":{\".\":{},\"f:key1\":{},\"f:key2\":{}},"
                 "\"f:metadata\":{\"f:annotations\":{\".\":{},\"f:note\":{}},"
                 "\"f:labels\":{\".\":{},\"f:app\":{},\"f:tier\":{}}}}") "]");
@@ -136,26 +126,26 @@ test_apply_sequence(void **state)
     /* 02-cm-apply-create */
 
     init(&m, "manager-a");
-    cfg = load("{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":"
+    cfg = schema_json("{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":"
                "{\"name\":\"cm-ssa\",\"labels\":{\"app\":\"demo\"}},\"data\":"
                "{\"owned-by-a\":\"1\",\"shared\":\"a\"}}");
 
     rc = gcp_managed_apply(&m, NULL, cfg, 0, &live, &conflicts);
     assert_int_equal(rc, 0);
-    assert_json(mf(live), "[" ENTRY("manager-a", "Apply", A_ALL) "]");
+    expect(mf(live), "[" ENTRY("manager-a", "Apply", A_ALL) "]");
     json_decref(cfg);
 
     /* 02-cm-apply-conflict: manager-b changes a field a owns */
 
     init(&m, "manager-b");
-    cfg = load("{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":"
+    cfg = schema_json("{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":"
                "{\"name\":\"cm-ssa\"},\"data\":{\"shared\":\"b\","
                "\"owned-by-b\":\"2\"}}");
 
     rc = gcp_managed_apply(&m, live, cfg, 0, &out, &conflicts);
     assert_int_equal(rc, 1);
     assert_null(out);
-    assert_json(conflicts, "[{\"manager\":\"\\\"manager-a\\\"\","
+    expect(conflicts, "[{\"manager\":\"\\\"manager-a\\\"\","
                            "\"path\":\".data.shared\"}]");
     json_decref(conflicts);
 
@@ -163,9 +153,9 @@ test_apply_sequence(void **state)
 
     rc = gcp_managed_apply(&m, live, cfg, 1, &out, &conflicts);
     assert_int_equal(rc, 0);
-    assert_json(json_object_get(out, "data"),
+    expect(json_object_get(out, "data"),
                 "{\"owned-by-a\":\"1\",\"shared\":\"b\",\"owned-by-b\":\"2\"}");
-    assert_json(mf(out), "[" ENTRY("manager-a", "Apply", A_OWN) ","
+    expect(mf(out), "[" ENTRY("manager-a", "Apply", A_OWN) ","
                 ENTRY("manager-b", "Apply",
                       "{\"f:data\":{\"f:owned-by-b\":{},\"f:shared\":{}}}")
                 "]");
@@ -181,7 +171,7 @@ test_apply_sequence(void **state)
                         json_string("edited"));
 
     out = gcp_managed_update(&m, mf(upd), live, live, upd);
-    assert_json(out, "[" ENTRY("manager-a", "Apply", A_OWN) ","
+    expect(out, "[" ENTRY("manager-a", "Apply", A_OWN) ","
                 ENTRY("manager-b", "Apply",
                       "{\"f:data\":{\"f:owned-by-b\":{}}}") ","
                 ENTRY("editor", "Update", "{\"f:data\":{\"f:shared\":{}}}")
@@ -196,27 +186,27 @@ test_apply_sequence(void **state)
     live = upd;
 
     init(&m, "manager-a");
-    cfg = load("{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":"
+    cfg = schema_json("{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":"
                "{\"name\":\"cm-ssa\",\"labels\":{\"app\":\"demo\"}},\"data\":"
                "{\"shared\":\"a\"}}");
 
     rc = gcp_managed_apply(&m, live, cfg, 0, &out, &conflicts);
     assert_int_equal(rc, 1);
-    assert_json(conflicts, "[{\"manager\":\"\\\"editor\\\" using v1\","
+    expect(conflicts, "[{\"manager\":\"\\\"editor\\\" using v1\","
                            "\"path\":\".data.shared\"}]");
     json_decref(conflicts);
     json_decref(cfg);
 
     /* a stops applying owned-by-a: no one else owns it, it goes away */
 
-    cfg = load("{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":"
+    cfg = schema_json("{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":"
                "{\"name\":\"cm-ssa\",\"labels\":{\"app\":\"demo\"}}}");
 
     rc = gcp_managed_apply(&m, live, cfg, 0, &out, &conflicts);
     assert_int_equal(rc, 0);
-    assert_json(json_object_get(out, "data"),
+    expect(json_object_get(out, "data"),
                 "{\"shared\":\"edited\",\"owned-by-b\":\"2\"}");
-    assert_json(mf(out), "[" ENTRY("manager-a", "Apply",
+    expect(mf(out), "[" ENTRY("manager-a", "Apply",
                 "{\"f:metadata\":{\"f:labels\":{\"f:app\":{}}}}") ","
                 ENTRY("manager-b", "Apply",
                       "{\"f:data\":{\"f:owned-by-b\":{}}}") ","
@@ -231,22 +221,79 @@ test_apply_sequence(void **state)
     upd = json_deep_copy(live);
     json_object_set_new(json_object_get(upd, "data"), "shared",
                         json_string("again"));
-    cfg = load("[{}]");
+    cfg = schema_json("[{}]");
 
     out = gcp_managed_update(&m, cfg, live, live, upd);
-    assert_json(out, "[" ENTRY("editor", "Update",
+    expect(out, "[" ENTRY("editor", "Update",
                                "{\"f:data\":{\"f:shared\":{}}}") "]");
     json_decref(out);
     json_decref(cfg);
 
     /* an invalid list sent is ignored: the stored entries stay */
 
-    cfg = load("[{\"manager\":\"x\",\"operation\":\"Bad\"}]");
+    cfg = schema_json("[{\"manager\":\"x\",\"operation\":\"Bad\"}]");
     out = gcp_managed_update(&m, cfg, live, live, upd);
     assert_int_equal(json_array_size(out), 3);
     json_decref(out);
     json_decref(cfg);
 
+    json_decref(upd);
+    json_decref(live);
+}
+
+
+/* Eleven Update managers: the two oldest become "ancient-changes" */
+
+static void
+test_update_managers_capped(void **state)
+{
+    int             i;
+    char            k[16], f[16], t[32];
+    json_t         *live, *upd, *out, *entries, *data;
+    gcp_managed_t   m;
+
+    live = schema_json("{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\","
+                       "\"metadata\":{\"name\":\"c\"},\"data\":{}}");
+    entries = json_array();
+    data = json_object_get(live, "data");
+
+    /* managers "01".."10", each owning its key k01..k10 */
+
+    for (i = 1; i <= 10; i++) {
+        snprintf(k, sizeof(k), "k%02d", i);
+        snprintf(f, sizeof(f), "f:k%02d", i);
+        snprintf(t, sizeof(t), "2026-01-01T00:00:%02dZ", i);
+        json_object_set_new(data, k, json_string("v"));
+        json_array_append_new(entries, json_pack(
+            "{s:s,s:s,s:s,s:s,s:s,s:{s:{s:{}}}}", "manager", k + 1,
+            "operation", "Update", "apiVersion", "v1", "time", t,
+            "fieldsType", "FieldsV1", "fieldsV1", "f:data", f));
+    }
+
+    json_object_set_new(json_object_get(live, "metadata"), "managedFields",
+                        entries);
+
+    upd = json_deep_copy(live);
+    json_object_set_new(json_object_get(upd, "data"), "k11",
+                        json_string("v"));
+
+    init(&m, "11");
+    m.now = "2026-01-02T00:00:00Z";
+
+    out = gcp_managed_update(&m, NULL, live, live, upd);
+    assert_int_equal(json_array_size(out), 10);
+
+    expect(json_array_get(out, 0),
+           "{\"manager\":\"ancient-changes\",\"operation\":\"Update\","
+           "\"apiVersion\":\"v1\",\"time\":\"2026-01-01T00:00:02Z\","
+           "\"fieldsType\":\"FieldsV1\",\"fieldsV1\":{\"f:data\":{"
+           "\"f:k01\":{},\"f:k02\":{}}}}");
+    assert_string_equal(json_string_value(json_object_get(
+                            json_array_get(out, 1), "manager")), "03");
+    assert_string_equal(json_string_value(json_object_get(
+                            json_array_get(out, 9), "manager")), "11");
+
+    json_decref(out);
     json_decref(upd);
     json_decref(live);
 }
@@ -276,6 +323,7 @@ main(void)
     const struct CMUnitTest  tests[] = {
         cmocka_unit_test(test_create),
         cmocka_unit_test(test_apply_sequence),
+        cmocka_unit_test(test_update_managers_capped),
         cmocka_unit_test(test_manager_name),
     };
 

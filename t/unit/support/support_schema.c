@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <setjmp.h>
 #include <cmocka.h>
+#include <stdlib.h>
 
 #include "support_schema.h"
 
@@ -29,4 +30,30 @@ schema_set_with(const char *doc, size_t n)
     }
 
     return set;
+}
+
+
+json_t *
+schema_json(const char *text)
+{
+    json_t  *v;
+
+    v = json_loads(text, JSON_DECODE_ANY, NULL);
+    assert_non_null(v);
+
+    return v;
+}
+
+
+void
+schema_expect_json(json_t *v, const char *expected)
+{
+    char  *s;
+
+    assert_non_null(v);
+    s = json_dumps(v, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_ENCODE_ANY);
+    assert_non_null(s);
+    assert_string_equal(s, expected);
+    free(s);
+    json_decref(v);
 }

@@ -18,5 +18,14 @@
  */
 gcp_schema_set_t *schema_set_with(const char *doc, size_t n);
 
+/* Returns the JSON value of text (a new reference); fails on bad JSON. */
+json_t *schema_json(const char *text);
+
+/*
+ * Asserts v (consumed) dumps as the compact JSON expected, in its own key
+ * order.
+ */
+void schema_expect_json(json_t *v, const char *expected);
+
 
 #endif /* _SUPPORT_SCHEMA_H_INCLUDED_ */
