@@ -449,3 +449,39 @@ def test_custom_resource_apply(server, gadgets, namespace):
     r = g_apply(server, namespace, gadget("nope", status={"phase": "x"}),
                 "?fieldManager=ctl", "/status")
     assert r.status == 404, r
+
+
+def test_managed_fields_of_creates_as_captured(server, namespace):
+    """The Update entry of a create as kube-apiserver writes it: struct
+    fields of the Go type that are not pointers were there already (an
+    Event's source: no "."), maps and lists that appear are members
+    (12-event-create-core-v1, 12-resourcequota-create)."""
+    ev = {"apiVersion": "v1", "kind": "Event",
+          "metadata": {"name": "target.ref1"},
+          "involvedObject": {"kind": "ConfigMap", "namespace": namespace,
+                             "name": "target", "apiVersion": "v1",
+                             "uid": "7159b547-6575-4660-b768-6b0a7de5a7c4"},
+          "reason": "Tested", "message": "reference event",
+          "type": "Normal", "source": {"component": "refcapture"},
+          "firstTimestamp": "2026-01-01T00:00:00Z",
+          "lastTimestamp": "2026-01-01T00:00:00Z", "count": 1,
+          "reportingComponent": "refcapture",
+          "reportingInstance": "refcapture-1"}
+    r = call(server, "POST", "/api/v1/namespaces/%s/events" % namespace,
+             body=ev, headers={"User-Agent": "refcapture/v1.0"})
+    assert r.status == 201, r
+    assert entries(r.json) == [("refcapture", "Update", {
+        "f:count": {}, "f:firstTimestamp": {}, "f:involvedObject": {},
+        "f:lastTimestamp": {}, "f:message": {}, "f:reason": {},
+        "f:reportingComponent": {}, "f:reportingInstance": {},
+        "f:source": {"f:component": {}}, "f:type": {}})]
+
+    q = {"apiVersion": "v1", "kind": "ResourceQuota",
+         "metadata": {"name": "q"},
+         "spec": {"hard": {"count/configmaps": "20", "secrets": "50"}}}
+    r = call(server, "POST", "/api/v1/namespaces/%s/resourcequotas"
+             % namespace, body=q, headers={"User-Agent": "refcapture/v1.0"})
+    assert r.status == 201, r
+    assert entries(r.json) == [("refcapture", "Update", {
+        "f:spec": {"f:hard": {".": {}, "f:count/configmaps": {},
+                              "f:secrets": {}}}})]

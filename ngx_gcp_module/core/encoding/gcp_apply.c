@@ -439,6 +439,11 @@ gcp_apply_cmp(gcp_apply_cmp_t *cx, const json_t *node, const json_t *l,
     const char           *k;
     gcp_fieldset_list_t   type;
 
+    /* null is what a Go type's empty time or pointer field says: none */
+
+    l = json_is_null(l) ? NULL : l;
+    r = json_is_null(r) ? NULL : r;
+
     if (l == NULL && r == NULL) {
         return;
     }
@@ -504,14 +509,12 @@ gcp_apply_cmp(gcp_apply_cmp_t *cx, const json_t *node, const json_t *l,
             return;
         }
 
-        /* lists are never members themselves, their items always */
+        /* a map or list that appears or goes is a member, items always */
 
         gcp_apply_attach(cx, ch, key, cch,
-                         l == NULL && (item || (type == GCP_FS_LIST_ATOMIC
-                                                && !gcp_apply_empty(r))));
+                         l == NULL && (item || !gcp_apply_empty(r)));
         gcp_apply_attach(cx, rm, key, crm,
-                         r == NULL && (item || (type == GCP_FS_LIST_ATOMIC
-                                                && !gcp_apply_empty(l))));
+                         r == NULL && (item || !gcp_apply_empty(l)));
         return;
     }
 

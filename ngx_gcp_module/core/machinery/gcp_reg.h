@@ -232,8 +232,8 @@ void gcp_reg_managed_init(gcp_op_t *op, gcp_managed_t *m);
 
 /*
  * The object a create compares its new object with, as upstream's field
- * manager sees a new Go object (metadata, and the spec and status
- * structs of built-in types, empty).  Borrowed from the arena.
+ * manager sees a new Go object: metadata, and the struct fields of
+ * built-in types that are not pointers, empty.  Borrowed from the arena.
  */
 json_t *gcp_reg_managed_shape(gcp_op_t *op, const gcp_managed_t *m);
 

@@ -6,6 +6,7 @@
  * are gcp_managed.c's.
  */
 
+#include "gcp_fieldset.h"
 #include "gcp_json.h"
 #include "gcp_reg.h"
 #include "gcp_yaml_parse.h"
@@ -41,30 +42,59 @@ gcp_reg_managed_init(gcp_op_t *op, gcp_managed_t *m)
 }
 
 
+/*
+ * The struct fields of a Go type a new object has (not pointers: their
+ * schema has no x-gcp-proto-ptr), recursively, each an empty object.
+ */
+
+static int
+gcp_reg_managed_structs(const gcp_managed_t *m, const json_t *node,
+    json_t *obj, int depth)
+{
+    json_t        *child;
+    const char    *k;
+    const json_t  *props, *p, *r;
+
+    props = json_object_get(gcp_schema_resolve(m->set, node), "properties");
+
+    json_object_foreach((json_t *) props, k, p) {
+        if (json_object_get(p, "x-gcp-proto-ptr")
+            || gcp_fieldset_atomic_map(m->set, p) || depth > 16)
+        {
+            continue;
+        }
+
+        r = gcp_schema_resolve(m->set, p);
+
+        if (json_object_get(r, "properties") == NULL) {
+            continue;
+        }
+
+        child = json_object();
+
+        if (child == NULL || json_object_set_new(obj, k, child) != 0
+            || gcp_reg_managed_structs(m, p, child, depth + 1) != GCP_OK)
+        {
+            return GCP_ENOMEM;
+        }
+    }
+
+    return GCP_OK;
+}
+
+
 json_t *
 gcp_reg_managed_shape(gcp_op_t *op, const gcp_managed_t *m)
 {
-    size_t        i;
-    json_t       *obj;
-    const json_t *p;
-
-    static const char * const  structs[] = { "spec", "status", NULL };
+    json_t  *obj;
 
     obj = json_pack("{s:{}}", "metadata");
 
-    if (obj == NULL || op->res->unstructured || m->node == NULL) {
-        return gcp_json_arena(op->a, obj);
-    }
-
-    /* a Go type's spec and status are structs, there when it is new */
-
-    for (i = 0; structs[i]; i++) {
-        p = gcp_schema_property(m->set, m->node, structs[i]);
-        p = p ? gcp_schema_resolve(m->set, p) : NULL;
-
-        if (json_object_get(p, "properties")) {
-            json_object_set_new(obj, structs[i], json_object());
-        }
+    if (obj && !op->res->unstructured && m->node
+        && gcp_reg_managed_structs(m, m->node, obj, 0) != GCP_OK)
+    {
+        json_decref(obj);
+        obj = NULL;
     }
 
     return gcp_json_arena(op->a, obj);

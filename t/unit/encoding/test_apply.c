@@ -156,7 +156,14 @@ test_compare(void **state)
     compare("{\"granular\":{\"a\":\"1\"}}", "{}",
             "{}", "{\"f:granular\":{\".\":{},\"f:a\":{}}}");
 
-    /* list items: members, set values leaves, lists never members */
+    /* lists that appear are members (13-*webhookconfiguration-create) */
+    compare("{}", "{\"mapList\":[{\"name\":\"a\"}],"
+            "\"setList\":[\"Deny\"]}",
+            "{\"f:mapList\":{\".\":{},\"k:{\\\"name\\\":\\\"a\\\"}\":{"
+            "\".\":{},\"f:name\":{}}},\"f:setList\":{\".\":{},"
+            "\"v:\\\"Deny\\\"\":{}}}", "{}");
+
+    /* list items: members, set values leaves */
     compare("{\"mapList\":[{\"name\":\"a\",\"value\":\"x\"}],"
             "\"setList\":[\"x\"]}",
             "{\"mapList\":[{\"name\":\"a\",\"value\":\"y\"},"
