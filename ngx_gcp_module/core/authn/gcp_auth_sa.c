@@ -37,6 +37,14 @@ gcp_auth_sa_load(gcp_auth_t *auth, const gcp_auth_conf_t *conf, char *err,
         if (auth->signing_key == NULL) {
             return GCP_EINVALID;
         }
+
+        if (strcmp(gcp_jwt_key_alg(auth->signing_key), "RS256") != 0
+            && strcmp(gcp_jwt_key_alg(auth->signing_key), "ES256") != 0)
+        {
+            snprintf(err, errlen, "the key in \"%s\" is neither RSA nor "
+                     "ECDSA P-256", conf->sa_signing_key_file);
+            return GCP_EINVALID;
+        }
     }
 
     for (f = conf->sa_key_files; f && *f; f++) {

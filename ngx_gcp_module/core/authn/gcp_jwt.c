@@ -12,6 +12,8 @@
 #include <openssl/ec.h>
 #include <openssl/err.h>
 #include <openssl/evp.h>
+#include <openssl/param_build.h>
+#include <openssl/rsa.h>
 #include <openssl/pem.h>
 #include <openssl/x509.h>
 
@@ -20,17 +22,100 @@
 #include "gcp_base64.h"
 
 
-#define GCP_JWT_RS256   1
-#define GCP_JWT_ES256   2
+/* key types */
+#define GCP_JWT_RSA     1
+#define GCP_JWT_P256    2
+#define GCP_JWT_P384    3
+#define GCP_JWT_P521    4
 
-#define GCP_JWT_ES256_PART  32      /* bytes of R and of S */
+#define GCP_JWT_EC_PART_MAX  66     /* bytes of R and of S on P-521 */
 
 
 struct gcp_jwt_key_s {
     EVP_PKEY  *pkey;
-    int        alg;                 /* GCP_JWT_* */
-    char       kid[GCP_JWT_KID_LEN + 1];
+    int        type;                /* GCP_JWT_RSA... */
+    char      *kid;                 /* "" when a JWK has none */
 };
+
+
+/* The algorithms upstream's OIDC authenticator accepts (go-oidc's). */
+
+typedef struct {
+    const char  *name;
+    int          type;              /* the key type it needs; RSA: any */
+    unsigned     pss:1;
+    const char  *md;                /* digest name */
+} gcp_jwt_alg_t;
+
+
+static const gcp_jwt_alg_t  gcp_jwt_algs[] = {
+    { "RS256", GCP_JWT_RSA, 0, "SHA256" },
+    { "RS384", GCP_JWT_RSA, 0, "SHA384" },
+    { "RS512", GCP_JWT_RSA, 0, "SHA512" },
+    { "ES256", GCP_JWT_P256, 0, "SHA256" },
+    { "ES384", GCP_JWT_P384, 0, "SHA384" },
+    { "ES512", GCP_JWT_P521, 0, "SHA512" },
+    { "PS256", GCP_JWT_RSA, 1, "SHA256" },
+    { "PS384", GCP_JWT_RSA, 1, "SHA384" },
+    { "PS512", GCP_JWT_RSA, 1, "SHA512" },
+    { NULL, 0, 0, NULL }
+};
+
+
+/* The curves of the EC key types: name, JWK crv, bytes of a coordinate. */
+
+typedef struct {
+    int          type;
+    const char  *group;             /* OpenSSL's name */
+    const char  *crv;               /* JWK's */
+    const char  *alg;
+    int          part;
+} gcp_jwt_curve_t;
+
+
+static const gcp_jwt_curve_t  gcp_jwt_curves[] = {
+    { GCP_JWT_P256, "prime256v1", "P-256", "ES256", 32 },
+    { GCP_JWT_P384, "secp384r1", "P-384", "ES384", 48 },
+    { GCP_JWT_P521, "secp521r1", "P-521", "ES512", 66 },
+    { 0, NULL, NULL, NULL, 0 }
+};
+
+
+static const gcp_jwt_alg_t *
+gcp_jwt_alg_find(const char *name)
+{
+    const gcp_jwt_alg_t  *p;
+
+    for (p = gcp_jwt_algs; name && p->name; p++) {
+        if (strcmp(p->name, name) == 0) {
+            return p;
+        }
+    }
+
+    return NULL;
+}
+
+
+static const gcp_jwt_curve_t *
+gcp_jwt_curve(int type)
+{
+    const gcp_jwt_curve_t  *c;
+
+    for (c = gcp_jwt_curves; c->type; c++) {
+        if (c->type == type) {
+            return c;
+        }
+    }
+
+    return NULL;
+}
+
+
+int
+gcp_jwt_alg_supported(const char *alg)
+{
+    return gcp_jwt_alg_find(alg) != NULL;
+}
 
 
 /* Never prompts for a passphrase: encrypted keys are refused. */
@@ -42,30 +127,33 @@ gcp_jwt_no_pass(char *buf, int size, int rwflag, void *u)
 }
 
 
-/* The JWS algorithm for a key, or 0 when the key type is not supported. */
+/* The key type of a key, or 0 when it is not supported. */
 
 static int
-gcp_jwt_pkey_alg(EVP_PKEY *pkey)
+gcp_jwt_pkey_type(EVP_PKEY *pkey)
 {
-    char    group[64];
-    size_t  len;
+    char                    group[64];
+    size_t                  len;
+    const gcp_jwt_curve_t  *c;
 
     switch (EVP_PKEY_get_base_id(pkey)) {
 
     case EVP_PKEY_RSA:
-        return GCP_JWT_RS256;
+        return GCP_JWT_RSA;
 
     case EVP_PKEY_EC:
         if (EVP_PKEY_get_utf8_string_param(pkey,
                                            OSSL_PKEY_PARAM_GROUP_NAME,
                                            group, sizeof(group), &len) != 1)
         {
+            ERR_clear_error();
             return 0;
         }
 
-        if (strcmp(group, "prime256v1") == 0 || strcmp(group, "P-256") == 0)
-        {
-            return GCP_JWT_ES256;
+        for (c = gcp_jwt_curves; c->type; c++) {
+            if (strcmp(group, c->group) == 0 || strcmp(group, c->crv) == 0) {
+                return c->type;
+            }
         }
 
         return 0;
@@ -78,10 +166,11 @@ gcp_jwt_pkey_alg(EVP_PKEY *pkey)
 
 /* kid: base64url(SHA-256(DER SubjectPublicKeyInfo)), unpadded. */
 
-static int
-gcp_jwt_make_kid(EVP_PKEY *pkey, char *kid)
+static char *
+gcp_jwt_make_kid(EVP_PKEY *pkey)
 {
     int             len;
+    char           *kid;
     unsigned char  *der, md[EVP_MAX_MD_SIZE];
     unsigned int    mdlen;
     gcp_buf_t       b;
@@ -91,42 +180,45 @@ gcp_jwt_make_kid(EVP_PKEY *pkey, char *kid)
     len = i2d_PUBKEY(pkey, &der);
 
     if (len <= 0) {
-        return GCP_EINTERNAL;
+        ERR_clear_error();
+        return NULL;
     }
 
     if (EVP_Digest(der, (size_t) len, md, &mdlen, EVP_sha256(), NULL) != 1) {
         OPENSSL_free(der);
-        return GCP_EINTERNAL;
+        ERR_clear_error();
+        return NULL;
     }
 
     OPENSSL_free(der);
 
     a = gcp_arena_create(0);
     if (a == NULL) {
-        return GCP_ENOMEM;
+        return NULL;
     }
 
     gcp_buf_init(&b, a);
     gcp_base64_encode_buf(&b, (char *) md, mdlen, GCP_BASE64_RAWURL);
 
-    if (gcp_buf_failed(&b) || b.len != GCP_JWT_KID_LEN) {
-        gcp_arena_destroy(a);
-        return GCP_ENOMEM;
-    }
+    kid = NULL;
 
-    memcpy(kid, b.data, GCP_JWT_KID_LEN);
-    kid[GCP_JWT_KID_LEN] = '\0';
+    if (!gcp_buf_failed(&b) && b.len == GCP_JWT_KID_LEN) {
+        kid = strndup(b.data, b.len);
+    }
 
     gcp_arena_destroy(a);
 
-    return GCP_OK;
+    return kid;
 }
 
 
-/* Wraps pkey (the key takes the reference) or frees it on failure. */
+/*
+ * Wraps pkey (the key takes the reference) or frees it on failure; kid
+ * NULL: computed from the key.
+ */
 
 static gcp_jwt_key_t *
-gcp_jwt_key_wrap(EVP_PKEY *pkey)
+gcp_jwt_key_wrap(EVP_PKEY *pkey, const char *kid)
 {
     gcp_jwt_key_t  *key;
 
@@ -137,9 +229,10 @@ gcp_jwt_key_wrap(EVP_PKEY *pkey)
     }
 
     key->pkey = pkey;
-    key->alg = gcp_jwt_pkey_alg(pkey);
+    key->type = gcp_jwt_pkey_type(pkey);
+    key->kid = kid ? strdup(kid) : gcp_jwt_make_kid(pkey);
 
-    if (key->alg == 0 || gcp_jwt_make_kid(pkey, key->kid) != GCP_OK) {
+    if (key->type == 0 || key->kid == NULL) {
         gcp_jwt_key_free(key);
         return NULL;
     }
@@ -171,14 +264,14 @@ gcp_jwt_key_load_private(const char *path, char *err, size_t errlen)
         return NULL;
     }
 
-    if (gcp_jwt_pkey_alg(pkey) == 0) {
+    if (gcp_jwt_pkey_type(pkey) == 0) {
         EVP_PKEY_free(pkey);
         snprintf(err, errlen, "the key in \"%s\" is neither RSA nor "
-                 "ECDSA P-256", path);
+                 "ECDSA P-256, P-384 or P-521", path);
         return NULL;
     }
 
-    key = gcp_jwt_key_wrap(pkey);
+    key = gcp_jwt_key_wrap(pkey, NULL);
     if (key == NULL) {
         snprintf(err, errlen, "out of memory");
     }
@@ -192,6 +285,7 @@ gcp_jwt_key_free(gcp_jwt_key_t *key)
 {
     if (key) {
         EVP_PKEY_free(key->pkey);
+        free(key->kid);
         free(key);
     }
 }
@@ -207,18 +301,39 @@ gcp_jwt_key_id(const gcp_jwt_key_t *key)
 const char *
 gcp_jwt_key_alg(const gcp_jwt_key_t *key)
 {
-    return key->alg == GCP_JWT_ES256 ? "ES256" : "RS256";
+    const gcp_jwt_curve_t  *c;
+
+    c = gcp_jwt_curve(key->type);
+
+    return c ? c->alg : "RS256";
 }
 
 
+/*
+ * Adds pkey to set (the set takes the reference, or frees it).  Returns
+ * GCP_OK, GCP_ENOMEM, or GCP_EINVALID for a key of a type not supported
+ * (any_curve 0: RSA and P-256 only, as service-account key files).
+ */
+
 static int
-gcp_jwt_keys_push(gcp_jwt_keys_t *set, EVP_PKEY *pkey)
+gcp_jwt_keys_push(gcp_jwt_keys_t *set, EVP_PKEY *pkey, const char *kid,
+    int any_curve)
 {
+    int              type;
     gcp_jwt_key_t   *key, **keys;
 
-    key = gcp_jwt_key_wrap(pkey);
-    if (key == NULL) {
+    type = gcp_jwt_pkey_type(pkey);
+
+    if (type == 0 || (!any_curve && type != GCP_JWT_RSA
+                      && type != GCP_JWT_P256))
+    {
+        EVP_PKEY_free(pkey);
         return GCP_EINVALID;
+    }
+
+    key = gcp_jwt_key_wrap(pkey, kid);
+    if (key == NULL) {
+        return GCP_ENOMEM;
     }
 
     keys = realloc(set->keys, (set->n + 1) * sizeof(gcp_jwt_key_t *));
@@ -314,7 +429,7 @@ gcp_jwt_keys_load(gcp_jwt_keys_t *set, const char *path, char *err,
             continue;
         }
 
-        rc = gcp_jwt_keys_push(set, pkey);
+        rc = gcp_jwt_keys_push(set, pkey, NULL, 0);
 
         if (rc == GCP_EINVALID) {
             /* a key of another type (e.g. P-384): not ours */
@@ -347,7 +462,8 @@ gcp_jwt_keys_add_public(gcp_jwt_keys_t *set, const gcp_jwt_key_t *key)
         return GCP_ENOMEM;
     }
 
-    return gcp_jwt_keys_push(set, key->pkey) == GCP_OK ? GCP_OK : GCP_ENOMEM;
+    return gcp_jwt_keys_push(set, key->pkey, key->kid, 1) == GCP_OK
+           ? GCP_OK : GCP_ENOMEM;
 }
 
 
@@ -409,31 +525,33 @@ gcp_jwt_jwk_bn(gcp_buf_t *b, const EVP_PKEY *pkey, const char *param,
 int
 gcp_jwt_keys_jwks(gcp_buf_t *b, const gcp_jwt_keys_t *set)
 {
-    size_t                i;
-    const gcp_jwt_key_t  *k;
+    size_t                  i;
+    const gcp_jwt_key_t    *k;
+    const gcp_jwt_curve_t  *c;
 
     gcp_buf_addstr(b, "{\"keys\":[");
 
     for (i = 0; i < set->n; i++) {
         k = set->keys[i];
+        c = gcp_jwt_curve(k->type);
 
         /* go-jose's order: use, kty, kid, crv, alg, x, y, n, e */
         gcp_buf_printf(b, "%s{\"use\":\"sig\",\"kty\":\"%s\","
                        "\"kid\":\"%s\",", i ? "," : "",
-                       k->alg == GCP_JWT_ES256 ? "EC" : "RSA", k->kid);
+                       c ? "EC" : "RSA", k->kid);
 
-        if (k->alg == GCP_JWT_ES256) {
-            gcp_buf_addstr(b, "\"crv\":\"P-256\",\"alg\":\"ES256\","
-                           "\"x\":");
+        if (c) {
+            gcp_buf_printf(b, "\"crv\":\"%s\",\"alg\":\"%s\",\"x\":",
+                           c->crv, c->alg);
             if (gcp_jwt_jwk_bn(b, k->pkey, OSSL_PKEY_PARAM_EC_PUB_X,
-                               GCP_JWT_ES256_PART) != GCP_OK)
+                               c->part) != GCP_OK)
             {
                 return GCP_EINTERNAL;
             }
 
             gcp_buf_addstr(b, ",\"y\":");
             if (gcp_jwt_jwk_bn(b, k->pkey, OSSL_PKEY_PARAM_EC_PUB_Y,
-                               GCP_JWT_ES256_PART) != GCP_OK)
+                               c->part) != GCP_OK)
             {
                 return GCP_EINTERNAL;
             }
@@ -463,13 +581,199 @@ gcp_jwt_keys_jwks(gcp_buf_t *b, const gcp_jwt_keys_t *set)
 }
 
 
+/* A JWK member holding a base64url big-endian number, as a BIGNUM. */
+
+static BIGNUM *
+gcp_jwt_jwk_get_bn(gcp_arena_t *a, const json_t *jwk, const char *name,
+    int len)
+{
+    gcp_str_t    raw;
+    const char  *v, *msg;
+
+    v = json_string_value(json_object_get(jwk, name));
+
+    if (v == NULL || v[0] == '\0'
+        || gcp_base64_decode_mode(a, v, strlen(v), GCP_BASE64_RAWURL, &raw,
+                                  &msg) != GCP_OK
+        || raw.len == 0 || (len && raw.len != (size_t) len))
+    {
+        return NULL;
+    }
+
+    return BN_bin2bn((const unsigned char *) raw.data, (int) raw.len, NULL);
+}
+
+
+/* The public key of an RSA or EC JWK, or NULL. */
+
+static EVP_PKEY *
+gcp_jwt_jwk_pkey(gcp_arena_t *a, const json_t *jwk)
+{
+    int                      ok;
+    BIGNUM                  *n, *e, *x, *y;
+    size_t                   plen;
+    EVP_PKEY                *pkey;
+    OSSL_PARAM              *params;
+    const char              *kty, *crv;
+    EVP_PKEY_CTX            *ctx;
+    unsigned char            pub[1 + 2 * GCP_JWT_EC_PART_MAX];
+    OSSL_PARAM_BLD          *bld;
+    const gcp_jwt_curve_t   *c;
+
+    kty = json_string_value(json_object_get(jwk, "kty"));
+    if (kty == NULL) {
+        return NULL;
+    }
+
+    n = e = x = y = NULL;
+    c = NULL;
+    pkey = NULL;
+    params = NULL;
+    ctx = NULL;
+
+    bld = OSSL_PARAM_BLD_new();
+    if (bld == NULL) {
+        return NULL;
+    }
+
+    if (strcmp(kty, "RSA") == 0) {
+        n = gcp_jwt_jwk_get_bn(a, jwk, "n", 0);
+        e = gcp_jwt_jwk_get_bn(a, jwk, "e", 0);
+
+        ok = n && e
+             && OSSL_PARAM_BLD_push_BN(bld, OSSL_PKEY_PARAM_RSA_N, n)
+             && OSSL_PARAM_BLD_push_BN(bld, OSSL_PKEY_PARAM_RSA_E, e);
+
+        if (ok) {
+            ctx = EVP_PKEY_CTX_new_from_name(NULL, "RSA", NULL);
+        }
+
+    } else if (strcmp(kty, "EC") == 0) {
+        crv = json_string_value(json_object_get(jwk, "crv"));
+
+        for (c = gcp_jwt_curves; crv && c->type; c++) {
+            if (strcmp(c->crv, crv) == 0) {
+                break;
+            }
+        }
+
+        ok = 0;
+
+        if (crv && c->type) {
+            x = gcp_jwt_jwk_get_bn(a, jwk, "x", c->part);
+            y = gcp_jwt_jwk_get_bn(a, jwk, "y", c->part);
+
+            /* the uncompressed point: 04 || X || Y */
+            pub[0] = 0x04;
+            plen = 1 + 2 * (size_t) c->part;
+
+            ok = x && y
+                 && BN_bn2binpad(x, pub + 1, c->part) == c->part
+                 && BN_bn2binpad(y, pub + 1 + c->part, c->part) == c->part
+                 && OSSL_PARAM_BLD_push_utf8_string(bld,
+                                               OSSL_PKEY_PARAM_GROUP_NAME,
+                                               c->group, 0)
+                 && OSSL_PARAM_BLD_push_octet_string(bld,
+                                               OSSL_PKEY_PARAM_PUB_KEY,
+                                               pub, plen);
+        }
+
+        if (ok) {
+            ctx = EVP_PKEY_CTX_new_from_name(NULL, "EC", NULL);
+        }
+
+    } else {
+        ok = 0;
+    }
+
+    if (ok && ctx) {
+        params = OSSL_PARAM_BLD_to_param(bld);
+
+        if (params == NULL
+            || EVP_PKEY_fromdata_init(ctx) != 1
+            || EVP_PKEY_fromdata(ctx, &pkey, EVP_PKEY_PUBLIC_KEY, params)
+               != 1)
+        {
+            EVP_PKEY_free(pkey);
+            pkey = NULL;
+        }
+    }
+
+    OSSL_PARAM_free(params);
+    OSSL_PARAM_BLD_free(bld);
+    EVP_PKEY_CTX_free(ctx);
+    BN_free(n);
+    BN_free(e);
+    BN_free(x);
+    BN_free(y);
+    ERR_clear_error();
+
+    return pkey;
+}
+
+
+int
+gcp_jwt_keys_from_jwks(gcp_jwt_keys_t *set, const json_t *jwks)
+{
+    int             rc;
+    size_t          i;
+    json_t         *keys, *jwk;
+    EVP_PKEY       *pkey;
+    const char     *use, *kid;
+    gcp_arena_t    *a;
+
+    keys = json_object_get(jwks, "keys");
+
+    if (!json_is_array(keys)) {
+        return GCP_EINVALID;
+    }
+
+    a = gcp_arena_create(0);
+    if (a == NULL) {
+        return GCP_ENOMEM;
+    }
+
+    rc = GCP_OK;
+
+    json_array_foreach(keys, i, jwk) {
+        use = json_string_value(json_object_get(jwk, "use"));
+
+        if (!json_is_object(jwk) || (use && strcmp(use, "sig") != 0)) {
+            continue;
+        }
+
+        pkey = gcp_jwt_jwk_pkey(a, jwk);
+        if (pkey == NULL) {
+            continue;
+        }
+
+        kid = json_string_value(json_object_get(jwk, "kid"));
+
+        rc = gcp_jwt_keys_push(set, pkey, kid ? kid : "", 1);
+
+        if (rc == GCP_EINVALID) {
+            rc = GCP_OK;
+            continue;
+        }
+
+        if (rc != GCP_OK) {
+            break;
+        }
+    }
+
+    gcp_arena_destroy(a);
+
+    return rc;
+}
+
+
 /* signing */
 
 
-/* ES256 signatures are R || S; OpenSSL speaks DER. */
+/* ECDSA signatures are R || S in JWS; OpenSSL speaks DER. */
 
 static int
-gcp_jwt_es256_from_der(const unsigned char *der, size_t len,
+gcp_jwt_ec_from_der(const unsigned char *der, size_t len, int part,
     unsigned char *out)
 {
     int                   ok;
@@ -485,9 +789,8 @@ gcp_jwt_es256_from_der(const unsigned char *der, size_t len,
 
     ECDSA_SIG_get0(sig, &r, &s);
 
-    ok = BN_bn2binpad(r, out, GCP_JWT_ES256_PART) == GCP_JWT_ES256_PART
-         && BN_bn2binpad(s, out + GCP_JWT_ES256_PART, GCP_JWT_ES256_PART)
-            == GCP_JWT_ES256_PART;
+    ok = BN_bn2binpad(r, out, part) == part
+         && BN_bn2binpad(s, out + part, part) == part;
 
     ECDSA_SIG_free(sig);
 
@@ -498,14 +801,14 @@ gcp_jwt_es256_from_der(const unsigned char *der, size_t len,
 /* Returns the DER form of an R || S signature (OPENSSL_free it). */
 
 static unsigned char *
-gcp_jwt_es256_to_der(const unsigned char *rs, int *len)
+gcp_jwt_ec_to_der(const unsigned char *rs, int part, int *len)
 {
     BIGNUM         *r, *s;
     ECDSA_SIG      *sig;
     unsigned char  *der;
 
-    r = BN_bin2bn(rs, GCP_JWT_ES256_PART, NULL);
-    s = BN_bin2bn(rs + GCP_JWT_ES256_PART, GCP_JWT_ES256_PART, NULL);
+    r = BN_bin2bn(rs, part, NULL);
+    s = BN_bin2bn(rs + part, part, NULL);
     sig = ECDSA_SIG_new();
 
     if (r == NULL || s == NULL || sig == NULL) {
@@ -525,39 +828,88 @@ gcp_jwt_es256_to_der(const unsigned char *rs, int *len)
 }
 
 
-static int
-gcp_jwt_raw_sign(const gcp_jwt_key_t *key, const char *data, size_t len,
-    unsigned char *sig, size_t *siglen)
+/*
+ * Starts a signature or a verification of alg with key: returns the
+ * context (EVP_MD_CTX_free() it), or NULL when alg does not suit the key.
+ */
+
+static EVP_MD_CTX *
+gcp_jwt_md_init(const gcp_jwt_alg_t *alg, const gcp_jwt_key_t *key,
+    int sign)
 {
-    int             rc;
-    size_t          n;
-    EVP_MD_CTX     *ctx;
-    unsigned char   der[256];
+    int            ok;
+    EVP_MD_CTX    *ctx;
+    EVP_PKEY_CTX  *pctx;
+
+    if (alg->type != key->type) {
+        return NULL;
+    }
 
     ctx = EVP_MD_CTX_new();
     if (ctx == NULL) {
-        return GCP_ENOMEM;
+        return NULL;
+    }
+
+    pctx = NULL;
+
+    ok = sign ? EVP_DigestSignInit_ex(ctx, &pctx, alg->md, NULL, NULL,
+                                      key->pkey, NULL)
+              : EVP_DigestVerifyInit_ex(ctx, &pctx, alg->md, NULL, NULL,
+                                        key->pkey, NULL);
+
+    if (ok == 1 && alg->pss) {
+        /* go-jose: salt as long as the hash when signing, any verifying */
+        ok = EVP_PKEY_CTX_set_rsa_padding(pctx, RSA_PKCS1_PSS_PADDING) == 1
+             && EVP_PKEY_CTX_set_rsa_pss_saltlen(pctx,
+                    sign ? RSA_PSS_SALTLEN_DIGEST : RSA_PSS_SALTLEN_AUTO)
+                == 1;
+    }
+
+    if (ok != 1) {
+        EVP_MD_CTX_free(ctx);
+        ERR_clear_error();
+        return NULL;
+    }
+
+    return ctx;
+}
+
+
+static int
+gcp_jwt_raw_sign(const gcp_jwt_key_t *key, const gcp_jwt_alg_t *alg,
+    const char *data, size_t len, unsigned char *sig, size_t *siglen)
+{
+    int                     rc;
+    size_t                  n;
+    EVP_MD_CTX             *ctx;
+    unsigned char           der[256];
+    const gcp_jwt_curve_t  *c;
+
+    ctx = gcp_jwt_md_init(alg, key, 1);
+    if (ctx == NULL) {
+        return GCP_EINTERNAL;
     }
 
     rc = GCP_EINTERNAL;
 
-    if (EVP_DigestSignInit(ctx, NULL, EVP_sha256(), NULL, key->pkey) != 1
-        || EVP_DigestSign(ctx, NULL, &n, (const unsigned char *) data, len)
-           != 1)
+    if (EVP_DigestSign(ctx, NULL, &n, (const unsigned char *) data, len)
+        != 1)
     {
         goto done;
     }
 
-    if (key->alg == GCP_JWT_ES256) {
+    c = gcp_jwt_curve(key->type);
+
+    if (c) {
         if (n > sizeof(der)
             || EVP_DigestSign(ctx, der, &n, (const unsigned char *) data,
                               len) != 1
-            || gcp_jwt_es256_from_der(der, n, sig) != GCP_OK)
+            || gcp_jwt_ec_from_der(der, n, c->part, sig) != GCP_OK)
         {
             goto done;
         }
 
-        *siglen = 2 * GCP_JWT_ES256_PART;
+        *siglen = 2 * (size_t) c->part;
         rc = GCP_OK;
         goto done;
     }
@@ -584,14 +936,27 @@ done:
 const char *
 gcp_jwt_sign(gcp_arena_t *a, const gcp_jwt_key_t *key, const json_t *claims)
 {
-    size_t          siglen;
-    json_t         *header;
-    gcp_buf_t       b;
-    gcp_str_t       h, c;
-    unsigned char  *sig;
+    return gcp_jwt_sign_alg(a, key, gcp_jwt_key_alg(key), claims);
+}
 
-    header = json_pack("{s:s, s:s}", "alg", gcp_jwt_key_alg(key),
-                       "kid", key->kid);
+
+const char *
+gcp_jwt_sign_alg(gcp_arena_t *a, const gcp_jwt_key_t *key,
+    const char *algname, const json_t *claims)
+{
+    size_t                siglen;
+    json_t               *header;
+    gcp_buf_t             b;
+    gcp_str_t             h, c;
+    unsigned char        *sig;
+    const gcp_jwt_alg_t  *alg;
+
+    alg = gcp_jwt_alg_find(algname);
+    if (alg == NULL || alg->type != key->type) {
+        return NULL;
+    }
+
+    header = json_pack("{s:s, s:s}", "alg", alg->name, "kid", key->kid);
     if (header == NULL) {
         return NULL;
     }
@@ -610,12 +975,12 @@ gcp_jwt_sign(gcp_arena_t *a, const gcp_jwt_key_t *key, const json_t *claims)
     gcp_buf_addc(&b, '.');
     gcp_base64_encode_buf(&b, c.data, c.len, GCP_BASE64_RAWURL);
 
-    siglen = (size_t) EVP_PKEY_get_size(key->pkey) + 2 * GCP_JWT_ES256_PART;
+    siglen = (size_t) EVP_PKEY_get_size(key->pkey) + 2 * GCP_JWT_EC_PART_MAX;
 
     sig = gcp_alloc(a, siglen);
 
     if (sig == NULL || gcp_buf_failed(&b)
-        || gcp_jwt_raw_sign(key, b.data, b.len, sig, &siglen) != GCP_OK)
+        || gcp_jwt_raw_sign(key, alg, b.data, b.len, sig, &siglen) != GCP_OK)
     {
         return NULL;
     }
@@ -721,16 +1086,22 @@ gcp_jwt_parse(gcp_arena_t *a, const char *token, size_t len,
 /* verification */
 
 
+/* Returns 1 when jwt's signature verifies with key, else 0. */
+
 static int
 gcp_jwt_verify_key(const gcp_jwt_t *jwt, const gcp_jwt_key_t *key)
 {
-    int                   ok, derlen;
-    size_t                siglen;
-    EVP_MD_CTX           *ctx;
-    unsigned char        *der;
-    const unsigned char  *sig;
+    int                     ok, derlen;
+    size_t                  siglen;
+    EVP_MD_CTX             *ctx;
+    unsigned char          *der;
+    const unsigned char    *sig;
+    const gcp_jwt_alg_t    *alg;
+    const gcp_jwt_curve_t  *c;
 
-    if (strcmp(jwt->alg, gcp_jwt_key_alg(key)) != 0) {
+    alg = gcp_jwt_alg_find(jwt->alg);
+
+    if (alg == NULL || alg->type != key->type) {
         return 0;
     }
 
@@ -738,12 +1109,14 @@ gcp_jwt_verify_key(const gcp_jwt_t *jwt, const gcp_jwt_key_t *key)
     sig = (const unsigned char *) jwt->signature.data;
     siglen = jwt->signature.len;
 
-    if (key->alg == GCP_JWT_ES256) {
-        if (siglen != 2 * GCP_JWT_ES256_PART) {
+    c = gcp_jwt_curve(key->type);
+
+    if (c) {
+        if (siglen != 2 * (size_t) c->part) {
             return 0;
         }
 
-        der = gcp_jwt_es256_to_der(sig, &derlen);
+        der = gcp_jwt_ec_to_der(sig, c->part, &derlen);
         if (der == NULL) {
             ERR_clear_error();
             return 0;
@@ -753,11 +1126,9 @@ gcp_jwt_verify_key(const gcp_jwt_t *jwt, const gcp_jwt_key_t *key)
         siglen = (size_t) derlen;
     }
 
-    ctx = EVP_MD_CTX_new();
+    ctx = gcp_jwt_md_init(alg, key, 0);
 
     ok = ctx
-         && EVP_DigestVerifyInit(ctx, NULL, EVP_sha256(), NULL, key->pkey)
-            == 1
          && EVP_DigestVerify(ctx, sig, siglen,
                              (const unsigned char *) jwt->signed_part.data,
                              jwt->signed_part.len) == 1;
@@ -787,6 +1158,24 @@ gcp_jwt_verify(const gcp_jwt_t *jwt, const gcp_jwt_keys_t *set)
 
     for (i = 0; i < set->n; i++) {
         if ((jwt->kid == NULL || strcmp(jwt->kid, set->keys[i]->kid) != 0)
+            && gcp_jwt_verify_key(jwt, set->keys[i]))
+        {
+            return GCP_OK;
+        }
+    }
+
+    return GCP_EUNAUTHORIZED;
+}
+
+
+int
+gcp_jwt_verify_kid(const gcp_jwt_t *jwt, const gcp_jwt_keys_t *set)
+{
+    size_t  i;
+
+    for (i = 0; i < set->n; i++) {
+        if ((jwt->kid == NULL || jwt->kid[0] == '\0'
+             || strcmp(jwt->kid, set->keys[i]->kid) == 0)
             && gcp_jwt_verify_key(jwt, set->keys[i]))
         {
             return GCP_OK;

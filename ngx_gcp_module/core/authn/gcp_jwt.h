@@ -1,15 +1,20 @@
 
 /*
- * JSON Web Tokens (RFC 7519) signed with RS256 (RSA PKCS#1 v1.5, SHA-256)
- * or ES256 (ECDSA P-256, SHA-256), as kube-apiserver's service-account
- * tokens: compact serialisation "HEADER.PAYLOAD.SIGNATURE", each part
- * base64url without padding, header {"alg":"RS256","kid":"..."} where the
- * key id is base64url(SHA-256(DER SubjectPublicKeyInfo)).
+ * JSON Web Tokens (RFC 7519) signed with the algorithms kube-apiserver's
+ * JWT authenticators accept: RS256/384/512 (RSA PKCS#1 v1.5), PS256/384/
+ * 512 (RSA-PSS, salt as long as the hash when signing, any length when
+ * verifying, as go-jose), ES256/384/512 (ECDSA on P-256, P-384, P-521,
+ * signatures R || S): compact serialisation "HEADER.PAYLOAD.SIGNATURE",
+ * each part base64url without padding, header {"alg":"RS256","kid":"..."}
+ * where the key id of a key read from PEM is base64url(SHA-256(DER
+ * SubjectPublicKeyInfo)), as service-account tokens.
  *
  * Keys come from PEM files: a signing key is a private key (PKCS#8,
- * PKCS#1 RSA or SEC1 EC); a verification set takes every key of a file
- * (public keys, certificates and private keys, whose public part is
- * used), as kube-apiserver's --service-account-key-file.
+ * PKCS#1 RSA or SEC1 EC); a verification set takes every RSA and P-256
+ * key of a file (public keys, certificates and private keys, whose public
+ * part is used), as kube-apiserver's --service-account-key-file.  Or from
+ * a JSON Web Key Set (an OIDC issuer's jwks_uri): RSA and EC keys of the
+ * three curves, with the key ids the set gives them.
  */
 
 #ifndef _GCP_JWT_H_INCLUDED_
@@ -21,7 +26,8 @@
 #include "gcp_core.h"
 
 
-#define GCP_JWT_KID_LEN  43     /* base64url of 32 bytes, unpadded */
+#define GCP_JWT_KID_LEN  43     /* base64url of 32 bytes, unpadded: */
+                                /* the id of a key read from PEM */
 
 
 typedef struct gcp_jwt_key_s  gcp_jwt_key_t;
@@ -48,7 +54,8 @@ typedef struct {
 /*
  * Loads the private key of a PEM file.  Returns a key owned by the caller
  * (gcp_jwt_key_free()), or NULL with a message in err (errlen bytes).  An
- * RSA key signs RS256, a P-256 key ES256; other keys are refused.
+ * RSA key signs RS256 by default, a P-256 key ES256, P-384 ES384, P-521
+ * ES512; other keys are refused.
  */
 gcp_jwt_key_t *gcp_jwt_key_load_private(const char *path, char *err,
     size_t errlen);
@@ -59,8 +66,11 @@ void gcp_jwt_key_free(gcp_jwt_key_t *key);
 /* Returns the key's id (GCP_JWT_KID_LEN characters), owned by the key. */
 const char *gcp_jwt_key_id(const gcp_jwt_key_t *key);
 
-/* Returns "RS256" or "ES256" (static). */
+/* Returns the key's default algorithm: "RS256", "ES256"... (static). */
 const char *gcp_jwt_key_alg(const gcp_jwt_key_t *key);
+
+/* Returns 1 when alg is one of the algorithms above, else 0. */
+int gcp_jwt_alg_supported(const char *alg);
 
 /*
  * Adds every key of a PEM file to set.  Returns GCP_OK, or an error code
@@ -71,6 +81,14 @@ int gcp_jwt_keys_load(gcp_jwt_keys_t *set, const char *path, char *err,
 
 /* Adds the public part of key to set.  Returns GCP_OK or GCP_ENOMEM. */
 int gcp_jwt_keys_add_public(gcp_jwt_keys_t *set, const gcp_jwt_key_t *key);
+
+/*
+ * Adds the keys of a JSON Web Key Set ({"keys":[...]}) to set: RSA keys
+ * (n, e) and EC keys (crv P-256, P-384 or P-521, x, y) whose "use" is
+ * absent or "sig"; other keys are skipped.  Returns GCP_OK, GCP_EINVALID
+ * when jwks has no "keys" list, or GCP_ENOMEM.
+ */
+int gcp_jwt_keys_from_jwks(gcp_jwt_keys_t *set, const json_t *jwks);
 
 /* Releases every key of set and empties it. */
 void gcp_jwt_keys_free(gcp_jwt_keys_t *set);
@@ -92,6 +110,10 @@ int gcp_jwt_keys_jwks(gcp_buf_t *b, const gcp_jwt_keys_t *set);
  */
 const char *gcp_jwt_sign(gcp_arena_t *a, const gcp_jwt_key_t *key,
     const json_t *claims);
+
+/* The same with the algorithm alg (NULL also when alg does not suit key). */
+const char *gcp_jwt_sign_alg(gcp_arena_t *a, const gcp_jwt_key_t *key,
+    const char *alg, const json_t *claims);
 
 /*
  * Parses a compact token without checking its signature.  Returns GCP_OK
@@ -115,6 +137,13 @@ json_t *gcp_jwt_peek_claims(gcp_arena_t *a, const char *token, size_t len);
  * GCP_EUNAUTHORIZED.
  */
 int gcp_jwt_verify(const gcp_jwt_t *jwt, const gcp_jwt_keys_t *set);
+
+/*
+ * The same as go-oidc's key sets: only the keys whose id is the token's
+ * "kid" (every key when the token has none).  Returns GCP_OK or
+ * GCP_EUNAUTHORIZED.
+ */
+int gcp_jwt_verify_kid(const gcp_jwt_t *jwt, const gcp_jwt_keys_t *set);
 
 
 #endif /* _GCP_JWT_H_INCLUDED_ */

@@ -431,10 +431,11 @@ test_jwt_refused_keys(void **state)
     assert_null(gcp_jwt_key_load_private(path, err, sizeof(err)));
     assert_non_null(strstr(err, "no private key in"));
 
-    /* a P-384 key: neither RS256 nor ES256 */
-    write_key(path, EVP_EC_gen("P-384"), NULL);
+    /* an Ed25519 key: not an algorithm of upstream's */
+    write_key(path, EVP_PKEY_Q_keygen(NULL, NULL, "ED25519"), NULL);
     assert_null(gcp_jwt_key_load_private(path, err, sizeof(err)));
-    assert_non_null(strstr(err, "is neither RSA nor ECDSA P-256"));
+    assert_non_null(strstr(err, "is neither RSA nor ECDSA P-256, P-384 or "
+                                "P-521"));
 
     free(path);
 }
@@ -564,6 +565,163 @@ test_jwt_jwks(void **state)
 }
 
 
+/* A private key of the given kind, written and loaded back. */
+
+static gcp_jwt_key_t *
+gen_key(const char *name, const char *kind)
+{
+    char           *path;
+    gcp_jwt_key_t  *k;
+
+    path = auth_pki_path(pki, name);
+
+    if (strcmp(kind, "RSA") == 0) {
+        write_key(path, EVP_RSA_gen(2048), NULL);
+
+    } else {
+        write_key(path, EVP_EC_gen(kind), NULL);
+    }
+
+    k = load(path);
+    free(path);
+
+    return k;
+}
+
+
+/*
+ * Every algorithm of upstream's OIDC authenticator: a token signed with
+ * each verifies with the key's JWK (exported, then imported as an issuer's
+ * JWKS), and not with an algorithm of another key type; the key id of
+ * the JWK is the one that selects the key.
+ */
+
+static void
+test_jwt_algorithms(void **state)
+{
+    size_t           i, j;
+    json_t          *claims, *jwks;
+    gcp_buf_t        b;
+    gcp_jwt_t        jwt;
+    const char      *tok;
+    gcp_arena_t     *a;
+    gcp_jwt_key_t   *k;
+    gcp_jwt_keys_t   pub, got;
+
+    static const struct {
+        const char  *kind;
+        const char  *algs[4];
+    } cases[] = {
+        { "RSA", { "RS256", "RS384", "RS512", NULL } },
+        { "RSA", { "PS256", "PS384", "PS512", NULL } },
+        { "P-256", { "ES256", NULL } },
+        { "P-384", { "ES384", NULL } },
+        { "P-521", { "ES512", NULL } },
+    };
+
+    static const char * const  wrong[] = { "ES256", "ES384", "RS256",
+                                           "PS256", "HS256", "none" };
+
+    a = gcp_arena_create(0);
+    claims = json_pack("{s:s, s:i}", "iss", "https://issuer", "exp", 42);
+
+    for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        k = gen_key("alg.key", cases[i].kind);
+
+        memset(&pub, 0, sizeof(pub));
+        memset(&got, 0, sizeof(got));
+        assert_int_equal(gcp_jwt_keys_add_public(&pub, k), GCP_OK);
+
+        gcp_buf_init(&b, a);
+        assert_int_equal(gcp_jwt_keys_jwks(&b, &pub), GCP_OK);
+        jwks = json_loadb(b.data, b.len, 0, NULL);
+        assert_non_null(jwks);
+        assert_int_equal(gcp_jwt_keys_from_jwks(&got, jwks), GCP_OK);
+        assert_int_equal(got.n, 1);
+        assert_string_equal(gcp_jwt_key_id(got.keys[0]), gcp_jwt_key_id(k));
+        json_decref(jwks);
+
+        for (j = 0; cases[i].algs[j]; j++) {
+            assert_true(gcp_jwt_alg_supported(cases[i].algs[j]));
+
+            tok = gcp_jwt_sign_alg(a, k, cases[i].algs[j], claims);
+            assert_non_null(tok);
+            assert_int_equal(gcp_jwt_parse(a, tok, strlen(tok), &jwt),
+                             GCP_OK);
+            assert_string_equal(jwt.alg, cases[i].algs[j]);
+            assert_int_equal(gcp_jwt_verify_kid(&jwt, &got), GCP_OK);
+            assert_int_equal(gcp_jwt_verify(&jwt, &got), GCP_OK);
+
+            /* another key id: not this key for go-oidc */
+            jwt.kid = "another";
+            assert_int_equal(gcp_jwt_verify_kid(&jwt, &got),
+                             GCP_EUNAUTHORIZED);
+
+            /* no key id: every key */
+            jwt.kid = NULL;
+            assert_int_equal(gcp_jwt_verify_kid(&jwt, &got), GCP_OK);
+        }
+
+        /* the same signature under an algorithm of another kind fails */
+        tok = gcp_jwt_sign_alg(a, k, cases[i].algs[0], claims);
+        assert_int_equal(gcp_jwt_parse(a, tok, strlen(tok), &jwt), GCP_OK);
+
+        for (j = 0; j < sizeof(wrong) / sizeof(wrong[0]); j++) {
+            if (strcmp(wrong[j], cases[i].algs[0]) == 0) {
+                continue;
+            }
+
+            jwt.alg = wrong[j];
+            assert_int_equal(gcp_jwt_verify_kid(&jwt, &got),
+                             GCP_EUNAUTHORIZED);
+        }
+
+        /* an algorithm the key cannot sign */
+        assert_null(gcp_jwt_sign_alg(a, k, strcmp(cases[i].kind, "RSA") == 0
+                                           ? "ES256" : "RS256", claims));
+
+        gcp_jwt_keys_free(&pub);
+        gcp_jwt_keys_free(&got);
+        gcp_jwt_key_free(k);
+    }
+
+    assert_false(gcp_jwt_alg_supported("HS256"));
+    assert_false(gcp_jwt_alg_supported("none"));
+    assert_false(gcp_jwt_alg_supported("EdDSA"));
+
+    json_decref(claims);
+    gcp_arena_destroy(a);
+}
+
+
+/* JWKS members that are not usable keys are skipped, not fatal. */
+
+static void
+test_jwt_jwks_import(void **state)
+{
+    json_t          *jwks;
+    gcp_jwt_keys_t   got;
+
+    memset(&got, 0, sizeof(got));
+
+    jwks = json_loads("{\"keys\":["
+                      "{\"kty\":\"oct\",\"k\":\"c2VjcmV0\"},"
+                      "{\"kty\":\"RSA\",\"n\":\"!!\",\"e\":\"AQAB\"},"
+                      "{\"kty\":\"EC\",\"crv\":\"P-256\",\"x\":\"AA\","
+                      "\"y\":\"AA\"},"
+                      "{\"kty\":\"EC\",\"crv\":\"secp256k1\"},"
+                      "\"x\", 3, null]}", 0, NULL);
+    assert_non_null(jwks);
+    assert_int_equal(gcp_jwt_keys_from_jwks(&got, jwks), GCP_OK);
+    assert_int_equal(got.n, 0);
+    json_decref(jwks);
+
+    jwks = json_loads("{\"keys\":{}}", 0, NULL);
+    assert_int_equal(gcp_jwt_keys_from_jwks(&got, jwks), GCP_EINVALID);
+    json_decref(jwks);
+}
+
+
 int
 main(void)
 {
@@ -576,6 +734,8 @@ main(void)
         cmocka_unit_test(test_jwt_key_files),
         cmocka_unit_test(test_jwt_refused_keys),
         cmocka_unit_test(test_jwt_jwks),
+        cmocka_unit_test(test_jwt_algorithms),
+        cmocka_unit_test(test_jwt_jwks_import),
     };
 
     return cmocka_run_group_tests(tests, setup, teardown);
