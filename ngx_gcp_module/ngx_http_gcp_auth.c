@@ -58,6 +58,7 @@ ngx_http_gcp_auth_create_conf(ngx_http_gcp_auth_conf_t *acf)
      *     acf->token_auth_file = { 0, NULL };
      *     acf->sa_signing_key_file = { 0, NULL };
      *     acf->requestheader_ca_file = { 0, NULL };
+     *     acf->authentication_config = { 0, NULL };
      *     acf->auth = NULL;
      */
 
@@ -151,6 +152,9 @@ ngx_http_gcp_auth_init_conf(ngx_conf_t *cf, ngx_http_gcp_auth_conf_t *acf)
                                                  &acf->sa_signing_key_file);
     conf.requestheader_ca_file = ngx_http_gcp_auth_file(cf,
                                                &acf->requestheader_ca_file);
+    conf.authentication_config_file = ngx_http_gcp_auth_file(cf,
+                                               &acf->authentication_config);
+    conf.authentication_config_name = "gcp_authentication_config";
 
     conf.sa_key_files = ngx_http_gcp_auth_list(cf, acf->sa_key_files, 1,
                                                &failed);
@@ -176,7 +180,9 @@ ngx_http_gcp_auth_init_conf(ngx_conf_t *cf, ngx_http_gcp_auth_conf_t *acf)
         || (conf.token_auth_file && conf.token_auth_file[0] == '\0')
         || (conf.sa_signing_key_file && conf.sa_signing_key_file[0] == '\0')
         || (conf.requestheader_ca_file
-            && conf.requestheader_ca_file[0] == '\0'))
+            && conf.requestheader_ca_file[0] == '\0')
+        || (conf.authentication_config_file
+            && conf.authentication_config_file[0] == '\0'))
     {
         return NGX_CONF_ERROR;
     }

@@ -405,6 +405,13 @@ static ngx_command_t  ngx_http_gcp_commands[] = {
       offsetof(ngx_http_gcp_main_conf_t, auth.token_auth_file),
       NULL },
 
+    { ngx_string("gcp_authentication_config"),
+      NGX_HTTP_MAIN_CONF|NGX_CONF_TAKE1,
+      ngx_conf_set_str_slot,
+      NGX_HTTP_MAIN_CONF_OFFSET,
+      offsetof(ngx_http_gcp_main_conf_t, auth.authentication_config),
+      NULL },
+
     { ngx_string("gcp_service_account_signing_key_file"),
       NGX_HTTP_MAIN_CONF|NGX_CONF_TAKE1,
       ngx_conf_set_str_slot,

@@ -47,6 +47,7 @@ typedef struct {
     ngx_array_t                *api_audiences;
     ngx_str_t                   sa_jwks_uri;
     time_t                      sa_max_expiration;
+    ngx_str_t                   authentication_config;
     ngx_str_t                   requestheader_ca_file;
     ngx_array_t                *requestheader_allowed_names;
     ngx_array_t                *requestheader_username_headers;

@@ -103,6 +103,49 @@ gcp_auth_strv_has(char * const *v, const char *s)
 
 
 const char *
+gcp_auth_quote_list(gcp_arena_t *a, const char * const *v)
+{
+    size_t       i;
+    gcp_buf_t    b;
+    const char  *q;
+
+    gcp_buf_init(&b, a);
+    gcp_buf_addc(&b, '[');
+
+    for (i = 0; v && v[i]; i++) {
+        q = gcp_go_quote(a, v[i], strlen(v[i]));
+        gcp_buf_printf(&b, "%s%s", i ? " " : "", q ? q : "");
+    }
+
+    gcp_buf_addc(&b, ']');
+
+    return gcp_buf_dup(&b).data;
+}
+
+
+int64_t
+gcp_auth_time_claim(const json_t *claims, const char *name, int *present,
+    int *bad)
+{
+    const json_t  *v;
+
+    v = json_object_get(claims, name);
+    *present = v != NULL && !json_is_null(v);
+
+    if (!*present) {
+        return 0;
+    }
+
+    if (!json_is_number(v)) {
+        *bad = 1;
+        return 0;
+    }
+
+    return (int64_t) json_number_value(v);
+}
+
+
+const char *
 gcp_auth_header(const gcp_request_t *req, const char *name)
 {
     size_t  i;
@@ -224,6 +267,7 @@ gcp_auth_info(const gcp_auth_t *auth, gcp_auth_info_t *info)
 gcp_auth_t *
 gcp_auth_create(const gcp_auth_conf_t *conf, char *err, size_t errlen)
 {
+    char         msg[1024];
     gcp_auth_t  *auth;
 
     static const char * const  user_headers[] = { "X-Remote-User", NULL };
@@ -284,6 +328,18 @@ gcp_auth_create(const gcp_auth_conf_t *conf, char *err, size_t errlen)
         goto failed;
     }
 
+    if (conf->authentication_config_file
+        && gcp_oidc_conf_load(conf->authentication_config_file,
+                              (const char * const *) auth->issuers,
+                              &auth->oidc, msg, sizeof(msg)) != GCP_OK)
+    {
+        snprintf(err, errlen, "%s %s",
+                 conf->authentication_config_name
+                 ? conf->authentication_config_name
+                 : "authentication configuration", msg);
+        goto failed;
+    }
+
     return auth;
 
 failed:
@@ -311,6 +367,7 @@ gcp_auth_destroy(gcp_auth_t *auth)
     gcp_auth_strv_free(auth->extra_prefixes);
     gcp_auth_tokens_free(auth);
     gcp_auth_sa_free(auth);
+    gcp_oidc_conf_free(&auth->oidc);
     gcp_auth_cert_cache_free(auth->certs);
 
     free(auth);

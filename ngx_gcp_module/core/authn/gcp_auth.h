@@ -9,8 +9,9 @@
  *      client certificate of the requestheader CA with an allowed name),
  *      X.509 client certificates (CN the user, O the groups), bearer
  *      tokens (the static token file, then service-account JWTs, whose
- *      service account is read from the store: this step may complete
- *      later).  Every authenticated user gets system:authenticated.  When
+ *      service account is read from the store, then the JWT authenticators
+ *      of the authentication configuration, whose issuers' keys are
+ *      fetched: this step may complete later).  Every authenticated user gets system:authenticated.  When
  *      no authenticator recognises the request and none reported an
  *      error, the request is anonymous (system:anonymous, group
  *      system:unauthenticated) if allowed; otherwise 401;
@@ -65,6 +66,12 @@ typedef struct {
     /* jwks_uri of the issuer discovery document (an https URL; NULL: */
     /* https://HOST/openid/v1/jwks with the request's Host) */
     const char          *sa_jwks_uri;
+
+    /* AuthenticationConfiguration (JWT authenticators), or NULL; how */
+    /* errors name it (e.g. the directive; NULL: "authentication */
+    /* configuration") */
+    const char          *authentication_config_file;
+    const char          *authentication_config_name;
 
     /* front proxy: CA, allowed CNs (none: any), header names (defaults */
     /* X-Remote-User, X-Remote-Group, X-Remote-Extra-) */

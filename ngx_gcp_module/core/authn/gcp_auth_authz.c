@@ -67,6 +67,8 @@ gcp_auth_fini(gcp_api_t *api)
     }
 
     api->authorizer = NULL;
+
+    gcp_auth_oidc_fini(api);
 }
 
 

@@ -12,6 +12,7 @@
 #include <openssl/x509.h>
 
 #include "gcp_auth.h"
+#include "gcp_auth_oidc.h"
 #include "gcp_jwt.h"
 #include "gcp_digest.h"
 
@@ -53,6 +54,8 @@ struct gcp_auth_s {
     char              **audiences;          /* at least one */
     int64_t             max_expiration;
 
+    gcp_oidc_conf_t     oidc;               /* JWT authenticators */
+
     unsigned            anonymous:1;
 
     /* per process (each forked process changes its own copy) */
@@ -81,6 +84,16 @@ size_t gcp_auth_strv_len(char * const *v);
 
 /* Returns 1 when s is in the NULL-terminated list v. */
 int gcp_auth_strv_has(char * const *v, const char *s);
+
+/* Returns Go's %q of a []string ("[\"a\" \"b\"]"), arena text. */
+const char *gcp_auth_quote_list(gcp_arena_t *a, const char * const *v);
+
+/*
+ * A NumericDate claim: returns 0 when absent or null (*present 0), else
+ * its value in seconds; sets *bad when it is not a number.
+ */
+int64_t gcp_auth_time_claim(const json_t *claims, const char *name,
+    int *present, int *bad);
 
 /* The first value of request header name (case-insensitive), or NULL. */
 const char *gcp_auth_header(const gcp_request_t *req, const char *name);
@@ -226,11 +239,32 @@ int gcp_auth_sa_split(gcp_arena_t *a, const char *username, const char **ns,
     const char **name);
 
 
+/* gcp_auth_oidc.c */
+
+/*
+ * Authenticates a bearer token with the JWT authenticators of
+ * api->conf.auth, in the configuration's order: a token whose
+ * (unverified) issuer is none of theirs is not theirs (res->user and
+ * res->error NULL).  Otherwise the issuer's keys are fetched when this
+ * process has none yet (the request waits), and refetched once when no
+ * key verifies the signature (at most once per GCP_OIDC_REFETCH_MS);
+ * then issuer, audiences, lifetime, signature and claims are checked.
+ * Calls done once, now or later; res memory is a's.
+ */
+void gcp_auth_oidc_authenticate(gcp_api_t *api, gcp_arena_t *a,
+    const char *token, size_t len, gcp_auth_sa_done_pt done, void *arg);
+
+/* Releases api's per-process OIDC state (keys, fetches, HTTP client). */
+void gcp_auth_oidc_fini(gcp_api_t *api);
+
+
 /* gcp_auth_token.c */
 
 /*
  * The bearer token authenticators in upstream's order: the static token
- * file, then service-account tokens; audiences as for
+ * file, then service-account tokens, then the JWT authenticators (a token
+ * that one rejects is tried by the next; when all reject it, res->error
+ * holds their errors); audiences as for
  * gcp_auth_sa_authenticate().  res->user is the user before
  * system:authenticated is added; res->error NULL and no user: no
  * authenticator recognised the token.

@@ -252,29 +252,6 @@ gcp_sa_fail(gcp_sa_check_t *c, const char *error)
 }
 
 
-/* "[\"a\" \"b\"]": Go's %q of a []string */
-
-static const char *
-gcp_sa_quote_list(gcp_arena_t *a, const char * const *v)
-{
-    size_t       i;
-    gcp_buf_t    b;
-    const char  *q;
-
-    gcp_buf_init(&b, a);
-    gcp_buf_addc(&b, '[');
-
-    for (i = 0; v && v[i]; i++) {
-        q = gcp_go_quote(a, v[i], strlen(v[i]));
-        gcp_buf_printf(&b, "%s%s", i ? " " : "", q ? q : "");
-    }
-
-    gcp_buf_addc(&b, ']');
-
-    return gcp_buf_dup(&b).data;
-}
-
-
 /* The token's audiences ("aud": a string or strings), NULL-terminated. */
 
 static const char **
@@ -347,33 +324,6 @@ gcp_sa_intersect(gcp_arena_t *a, const char * const *x,
 }
 
 
-/*
- * A NumericDate claim: returns 0 when absent (*present 0), else its value;
- * *bad when it is not a number.
- */
-
-static int64_t
-gcp_sa_time_claim(const json_t *claims, const char *name, int *present,
-    int *bad)
-{
-    const json_t  *v;
-
-    v = json_object_get(claims, name);
-    *present = v != NULL && !json_is_null(v);
-
-    if (!*present) {
-        return 0;
-    }
-
-    if (!json_is_number(v)) {
-        *bad = 1;
-        return 0;
-    }
-
-    return (int64_t) json_number_value(v);
-}
-
-
 /* exp, nbf and iat with jwt.DefaultLeeway, as go-jose checks them. */
 
 static const char *
@@ -384,17 +334,17 @@ gcp_sa_check_times(const json_t *claims, int64_t now)
 
     bad = 0;
 
-    t = gcp_sa_time_claim(claims, "nbf", &present, &bad);
+    t = gcp_auth_time_claim(claims, "nbf", &present, &bad);
     if (present && now + GCP_AUTH_LEEWAY < t) {
         return "service account token is not valid yet";
     }
 
-    t = gcp_sa_time_claim(claims, "exp", &present, &bad);
+    t = gcp_auth_time_claim(claims, "exp", &present, &bad);
     if (present && now - GCP_AUTH_LEEWAY > t) {
         return "service account token has expired";
     }
 
-    t = gcp_sa_time_claim(claims, "iat", &present, &bad);
+    t = gcp_auth_time_claim(claims, "iat", &present, &bad);
     if (present && now + GCP_AUTH_LEEWAY < t) {
         return "service account token is issued in the future";
     }
@@ -654,8 +604,8 @@ gcp_auth_sa_authenticate(gcp_api_t *api, gcp_arena_t *a, const char *token,
     if (auds[0] == NULL) {
         gcp_sa_fail(c, gcp_sprintf(a, "token audiences %s is invalid for the "
                                    "target audiences %s",
-                                   gcp_sa_quote_list(a, tok_auds),
-                                   gcp_sa_quote_list(a, audiences)));
+                                   gcp_auth_quote_list(a, tok_auds),
+                                   gcp_auth_quote_list(a, audiences)));
         return;
     }
 

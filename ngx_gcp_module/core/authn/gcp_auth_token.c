@@ -1,7 +1,9 @@
 
 /*
  * Bearer tokens: the token authenticators in order (static tokens, then
- * service-account tokens), and token authentication as TokenReview sees
+ * service-account tokens, then the JWT authenticators of the
+ * authentication configuration: upstream's union, where a token that one
+ * rejects is still tried by the next), and token authentication as TokenReview sees
  * it, with upstream's error texts ("[invalid bearer token, ...]").
  */
 
@@ -47,12 +49,59 @@ gcp_auth_implicit_audiences(gcp_arena_t *a, const gcp_auth_t *auth,
 }
 
 
+/* The token is tried by the JWT authenticators after service accounts. */
+
+typedef struct {
+    gcp_api_t             *api;
+    gcp_arena_t           *a;
+    const char            *token;
+    size_t                 len;
+    const char            *sa_error;
+    gcp_auth_sa_done_pt    done;
+    void                  *arg;
+} gcp_auth_union_t;
+
+
+static void
+gcp_auth_oidc_done(void *arg, gcp_auth_sa_result_t *res)
+{
+    gcp_auth_union_t  *u = arg;
+
+    if (res->user == NULL && u->sa_error) {
+        /* both failed: the errors of both, as upstream's aggregate */
+        res->error = res->error ? gcp_sprintf(u->a, "%s, %s", u->sa_error,
+                                              res->error)
+                                : u->sa_error;
+    }
+
+    u->done(u->arg, res);
+}
+
+
+static void
+gcp_auth_sa_done(void *arg, gcp_auth_sa_result_t *res)
+{
+    gcp_auth_union_t  *u = arg;
+
+    if (res->user) {
+        u->done(u->arg, res);
+        return;
+    }
+
+    u->sa_error = res->error;
+
+    gcp_auth_oidc_authenticate(u->api, u->a, u->token, u->len,
+                               gcp_auth_oidc_done, u);
+}
+
+
 void
 gcp_auth_bearer(gcp_api_t *api, gcp_arena_t *a, const char *token,
     size_t len, const char * const *audiences, gcp_auth_sa_done_pt done,
     void *arg)
 {
     const char            **auds;
+    gcp_auth_union_t       *u;
     gcp_auth_sa_result_t    res;
     const gcp_auth_t       *auth = api->conf.auth;
 
@@ -78,7 +127,27 @@ gcp_auth_bearer(gcp_api_t *api, gcp_arena_t *a, const char *token,
         }
     }
 
-    gcp_auth_sa_authenticate(api, a, token, len, audiences, done, arg);
+    if (auth == NULL || auth->oidc.n == 0) {
+        gcp_auth_sa_authenticate(api, a, token, len, audiences, done, arg);
+        return;
+    }
+
+    u = gcp_calloc(a, sizeof(gcp_auth_union_t));
+    if (u == NULL) {
+        res.error = "out of memory";
+        done(arg, &res);
+        return;
+    }
+
+    u->api = api;
+    u->a = a;
+    u->token = token;
+    u->len = len;
+    u->done = done;
+    u->arg = arg;
+
+    gcp_auth_sa_authenticate(api, a, token, len, audiences, gcp_auth_sa_done,
+                             u);
 }
 
 

@@ -757,3 +757,42 @@ done:
 
     return rc;
 }
+
+
+json_t *
+gcp_yaml_config_parse(gcp_arena_t *a, const char *data, size_t len,
+    const char *what, const char **msg)
+{
+    size_t           i;
+    json_t          *doc;
+    gcp_yaml_info_t  info;
+
+    *msg = NULL;
+
+    for (i = 0; i < len && strchr(" \t\r\n", data[i]); i++) {
+        /* void */
+    }
+
+    if (i < len && data[i] == '{') {
+        doc = gcp_json_parse(a, data, len, msg);
+
+        if (doc == NULL && *msg == NULL) {
+            *msg = "not JSON";
+        }
+
+    } else {
+        memset(&info, 0, sizeof(info));
+
+        if (gcp_yaml_parse(a, data, len, 0, &doc, &info) != GCP_OK) {
+            *msg = info.msg;
+            return NULL;
+        }
+    }
+
+    if (doc && !json_is_object(doc)) {
+        *msg = gcp_sprintf(a, "the %s is not an object", what);
+        return NULL;
+    }
+
+    return doc;
+}

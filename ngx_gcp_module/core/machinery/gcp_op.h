@@ -65,6 +65,8 @@ struct gcp_api_s {
     void               *apf;            /* gcp_apf.c's state, or NULL */
     void               *aggregator;     /* gcp_agg_t, or NULL */
     void               *front;          /* gcp_front_docs.c's, or NULL */
+    void               *oidc;           /* gcp_auth_oidc.c's keys, or */
+                                        /* NULL */
     uint64_t            start_ms;
     unsigned            ready:1;
 };
