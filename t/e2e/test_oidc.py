@@ -114,11 +114,14 @@ def status(srv, token, path="/api/v1/namespaces/team/configmaps"):
     return r.status
 
 
-def review(srv, token):
+def review(srv, token, audiences=None):
     """The TokenReview status of token, asked as the admin."""
+    spec = {"token": token}
+    if audiences:
+        spec["audiences"] = audiences
     r = call(srv, "POST", TR, body={
         "apiVersion": "authentication.k8s.io/v1", "kind": "TokenReview",
-        "spec": {"token": token}}, conn=srv.connection())
+        "spec": spec}, conn=srv.connection())
     assert r.status == 201, r
     return r.json["status"]
 
@@ -162,6 +165,17 @@ def test_token_review(srv, issuer):
     st = review(srv, good(issuer, aud=["x", "other-api"]))
     assert st["authenticated"] is True
     assert st["user"]["username"] == "oidc:alice"
+    assert st["audiences"] == [srv_api_audience(srv)]
+
+    # audience-agnostic, as upstream: not for another audience
+    st = review(srv, good(issuer), audiences=["vault"])
+    assert st.get("authenticated") is not True
+    assert st["error"] == "invalid bearer token"
+
+
+def srv_api_audience(srv):
+    """The API audience: the service-account issuer by default."""
+    return "https://kubernetes.default.svc.cluster.local"
 
 
 def test_audience_mismatch(srv, issuer):

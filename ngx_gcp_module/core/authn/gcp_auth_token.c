@@ -57,6 +57,7 @@ typedef struct {
     const char            *token;
     size_t                 len;
     const char            *sa_error;
+    const char           **audiences;   /* API audiences also requested */
     gcp_auth_sa_done_pt    done;
     void                  *arg;
 } gcp_auth_union_t;
@@ -67,7 +68,10 @@ gcp_auth_oidc_done(void *arg, gcp_auth_sa_result_t *res)
 {
     gcp_auth_union_t  *u = arg;
 
-    if (res->user == NULL && u->sa_error) {
+    if (res->user) {
+        res->audiences = u->audiences;
+
+    } else if (u->sa_error) {
         /* both failed: the errors of both, as upstream's aggregate */
         res->error = res->error ? gcp_sprintf(u->a, "%s, %s", u->sa_error,
                                               res->error)
@@ -89,6 +93,12 @@ gcp_auth_sa_done(void *arg, gcp_auth_sa_result_t *res)
     }
 
     u->sa_error = res->error;
+
+    if (u->audiences[0] == NULL) {
+        /* audience-agnostic, as upstream wraps them: none requested */
+        u->done(u->arg, res);
+        return;
+    }
 
     gcp_auth_oidc_authenticate(u->api, u->a, u->token, u->len,
                                gcp_auth_oidc_done, u);
@@ -134,6 +144,13 @@ gcp_auth_bearer(gcp_api_t *api, gcp_arena_t *a, const char *token,
 
     u = gcp_calloc(a, sizeof(gcp_auth_union_t));
     if (u == NULL) {
+        res.error = "out of memory";
+        done(arg, &res);
+        return;
+    }
+
+    u->audiences = gcp_auth_implicit_audiences(a, auth, audiences);
+    if (u->audiences == NULL) {
         res.error = "out of memory";
         done(arg, &res);
         return;
