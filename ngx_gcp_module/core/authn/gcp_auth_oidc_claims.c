@@ -7,27 +7,7 @@
  */
 
 #include "gcp_auth_int.h"
-
-
-/* encoding/json's name of a JSON value's type. */
-
-static const char *
-gcp_oidc_json_type(const json_t *v)
-{
-    switch (json_typeof(v)) {
-    case JSON_OBJECT:
-        return "object";
-    case JSON_ARRAY:
-        return "array";
-    case JSON_STRING:
-        return "string";
-    case JSON_INTEGER:
-    case JSON_REAL:
-        return "number";
-    default:
-        return "bool";
-    }
-}
+#include "gcp_json.h"
 
 
 /*
@@ -55,7 +35,7 @@ gcp_oidc_claim_string(gcp_arena_t *a, const json_t *claims, const char *name,
 
     if (!json_is_string(v)) {
         *err = gcp_sprintf(a, "json: cannot unmarshal %s into Go value of "
-                           "type string", gcp_oidc_json_type(v));
+                           "type string", gcp_json_go_kind(v));
         return GCP_EINVALID;
     }
 
@@ -94,7 +74,7 @@ gcp_oidc_username(gcp_arena_t *a, const gcp_oidc_issuer_t *iss,
         if (ev && !json_is_null(ev) && !json_is_boolean(ev)) {
             *error = gcp_sprintf(a, "oidc: parse 'email_verified' claim: "
                                  "json: cannot unmarshal %s into Go value of "
-                                 "type bool", gcp_oidc_json_type(ev));
+                                 "type bool", gcp_json_go_kind(ev));
             return NULL;
         }
 
@@ -136,7 +116,7 @@ gcp_oidc_groups(gcp_arena_t *a, const gcp_oidc_issuer_t *iss,
                                               json_string_value(v)));
     }
 
-    type = gcp_oidc_json_type(v);
+    type = gcp_json_go_kind(v);
 
     json_array_foreach(v, i, g) {
         if (!json_is_string(g) && !json_is_null(g)) {
