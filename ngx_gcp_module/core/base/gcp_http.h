@@ -5,7 +5,8 @@
  * that no request blocks the process.  One client holds the connections
  * it keeps alive (HTTP/1.1 keep-alive, reused by later requests to the
  * same host with the same TLS settings); the etcd backend, admission
- * webhooks and, later, OIDC and aggregation probes each own one.
+ * webhooks, aggregation probes and each API core's OIDC issuers
+ * (authn/gcp_auth_oidc.c) each own one.
  *
  * TLS: the server is verified against a CA bundle given in memory (a
  * webhook's caBundle) or in a file, else against the system's; the host
