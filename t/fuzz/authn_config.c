@@ -41,11 +41,19 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     static const char   mark[] = "\n#claims\n";
 
-    len = size;
-    sep = memmem(data, size, mark, sizeof(mark) - 1);
+    /* the configuration ends at the mark */
 
-    if (sep) {
-        len = sep - (const char *) data;
+    sep = NULL;
+
+    for (len = 0; len + sizeof(mark) - 1 <= size; len++) {
+        if (memcmp(data + len, mark, sizeof(mark) - 1) == 0) {
+            sep = (const char *) data + len;
+            break;
+        }
+    }
+
+    if (sep == NULL) {
+        len = size;
     }
 
     err[0] = '\0';
