@@ -18,7 +18,7 @@
 
 #include "gcp_auth_int.h"
 #include "gcp_ferr.h"
-#include "gcp_file.h"
+#include "gcp_conf_file.h"
 #include "gcp_json.h"
 #include "gcp_validation.h"
 #include "gcp_yaml_parse.h"
@@ -739,7 +739,7 @@ gcp_oidc_conf_parse(const char *data, size_t len,
 
     rc = GCP_EINVALID;
 
-    doc = gcp_yaml_config_parse(p.a, data, len, "configuration", &msg);
+    doc = gcp_conf_file_decode(p.a, data, len, &msg);
 
     if (doc == NULL) {
         snprintf(err, errlen, "%s", msg ? msg : "out of memory");
@@ -866,7 +866,7 @@ gcp_oidc_conf_load(const char *path, const char * const *disallowed,
 
     memset(conf, 0, sizeof(gcp_oidc_conf_t));
 
-    data = gcp_file_read(path, GCP_OIDC_MAX_FILE, &len, err, errlen);
+    data = gcp_conf_file_read(path, GCP_OIDC_MAX_FILE, &len, err, errlen);
     if (data == NULL) {
         return GCP_EINVALID;
     }

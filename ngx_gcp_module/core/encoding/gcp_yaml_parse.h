@@ -86,16 +86,5 @@ typedef struct {
 int gcp_yaml_parse(gcp_arena_t *a, const char *data, size_t len,
     unsigned flags, json_t **out, gcp_yaml_info_t *info);
 
-/*
- * A configuration file as kube-apiserver decodes one (an audit policy, an
- * authentication configuration): JSON when its first non-blank character
- * is '{', else the first YAML document as above.  Returns the object,
- * whose release is registered on the arena, or NULL with *msg (arena or
- * static text; "the WHAT is not an object" for another value; NULL when
- * out of memory).
- */
-json_t *gcp_yaml_config_parse(gcp_arena_t *a, const char *data, size_t len,
-    const char *what, const char **msg);
-
 
 #endif /* _GCP_YAML_PARSE_H_INCLUDED_ */

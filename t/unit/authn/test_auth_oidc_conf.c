@@ -322,7 +322,7 @@ test_oidc_conf_invalid(void **state)
 
     parse_fails(HEAD "jwt: {}\n", "jwt: expected a list");
 
-    parse_fails("- a\n", "the configuration is not an object");
+    parse_fails("- a\n", "the document is not an object");
 
     parse_fails(HEAD "jwt: [\n", "error converting YAML to JSON: yaml: "
                 "line 3: did not find expected node content");

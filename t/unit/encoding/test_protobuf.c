@@ -1453,7 +1453,7 @@ test_annotations(void **state)
         }
     }
 
-    assert_int_equal(kinds, 55);
+    assert_int_equal(kinds, 57);
     assert_false(gcp_protobuf_capable(set, "test.v1.Widget"));
     assert_false(gcp_protobuf_capable(set,
                      "io.k8s.apimachinery.pkg.version.Info"));

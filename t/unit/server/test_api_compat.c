@@ -48,6 +48,7 @@ strip_server_fields(const json_t *obj)
     json_object_del(meta, "uid");
     json_object_del(meta, "resourceVersion");
     json_object_del(meta, "creationTimestamp");
+    json_object_del(meta, "managedFields");
 
     s = json_dumps(copy, JSON_COMPACT | JSON_PRESERVE_ORDER);
     json_decref(copy);
