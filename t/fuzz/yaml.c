@@ -5,11 +5,14 @@
  * value; strict parsing gives the same value, and reports duplicates only
  * with YAMLToJSONStrict's error.  The value, written as JSON (which is
  * YAML, but for keys longer than the 1024 characters YAML allows a simple
- * key, as go-yaml does), parses again to an equal value.
+ * key, as go-yaml does), parses again to an equal value: in that JSON the
+ * characters YAML 1.1 takes for line breaks (NEL, LS, PS) are escaped, as
+ * raw they fold into spaces in a quoted scalar (go-yaml and libyaml alike).
  *
  * Input: the YAML text.
  */
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -61,6 +64,51 @@ yaml_long_key(json_t *v)
 }
 
 
+/*
+ * JSON text (malloc'd, freed here) with the raw line breaks of YAML 1.1
+ * (U+0085, U+2028, U+2029: only in strings in JSON) written as escapes.
+ * Returns a new malloc'd text.
+ */
+
+static char *
+yaml_escape_breaks(char *text)
+{
+    char    *out, *w;
+    size_t   i, n;
+
+    n = strlen(text);
+    out = malloc(n * 3 + 1);
+    FUZZ_CHECK(out != NULL);
+
+    for (i = 0, w = out; i < n; i++) {
+        if ((unsigned char) text[i] == 0xc2 && i + 1 < n
+            && (unsigned char) text[i + 1] == 0x85)
+        {
+            w += sprintf(w, "\\u0085");
+            i++;
+
+        } else if ((unsigned char) text[i] == 0xe2 && i + 2 < n
+                   && (unsigned char) text[i + 1] == 0x80
+                   && ((unsigned char) text[i + 2] == 0xa8
+                       || (unsigned char) text[i + 2] == 0xa9))
+        {
+            w += sprintf(w, "\\u%04x",
+                         (unsigned char) text[i + 2] == 0xa8 ? 0x2028
+                                                            : 0x2029);
+            i += 2;
+
+        } else {
+            *w++ = text[i];
+        }
+    }
+
+    *w = '\0';
+    free(text);
+
+    return out;
+}
+
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -102,10 +150,19 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     text = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
     FUZZ_CHECK(text != NULL);
+    text = yaml_escape_breaks(text);
 
     again = NULL;
     FUZZ_CHECK(gcp_yaml_parse(a, text, strlen(text), GCP_YAML_STRICT, &again,
                               NULL) == GCP_OK);
+    if (!json_equal(v, again)) {
+        char  *back = json_dumps(again, JSON_ENCODE_ANY | JSON_COMPACT);
+
+        fprintf(stderr, "written: %s\nread back: %s\n", text,
+                back ? back : "?");
+        free(back);
+    }
+
     FUZZ_CHECK(json_equal(v, again));
 
     free(text);
