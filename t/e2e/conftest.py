@@ -6,6 +6,9 @@
 With `pytest --storage=etcd`, every server of the session (the fixture's
 and those tests start themselves) stores its objects in one etcd member
 started for the session on loopback, each under a prefix of its own.
+A test file that sets STORAGE_INDEPENDENT = True (what it checks happens
+before or beside the store: authentication, proxying to another server)
+runs in the LMDB session only: the etcd session deselects it.
     unique_name   unique_name("cm") -> "cm-3f9a1c2e": a DNS-1123 name no
                   other test uses
     namespace     a fresh namespace, created through the API for the test
@@ -31,6 +34,18 @@ os.environ.setdefault("GCP_TLS", "off")
 def pytest_addoption(parser):
     parser.addoption("--storage", choices=("lmdb", "etcd"), default="lmdb",
                      help="storage backend of the servers (default lmdb)")
+
+
+def pytest_collection_modifyitems(config, items):
+    if config.getoption("--storage") != "etcd":
+        return
+    keep, drop = [], []
+    for item in items:
+        independent = getattr(item.module, "STORAGE_INDEPENDENT", False)
+        (drop if independent else keep).append(item)
+    if drop:
+        config.hook.pytest_deselected(items=drop)
+        items[:] = keep
 
 
 @pytest.fixture(scope="session", autouse=True)

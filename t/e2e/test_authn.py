@@ -20,6 +20,10 @@ from gcp_http import assert_status, call
 from gcp_server import GcpServer
 from kubectl_watch import KubectlWatch
 
+# authentication happens before the store:
+# run in the LMDB session only (conftest.py)
+STORAGE_INDEPENDENT = True
+
 ISSUER = "https://kubernetes.default.svc.cluster.local"
 SSR = "/apis/authentication.k8s.io/v1/selfsubjectreviews"
 SSR_BODY = {"apiVersion": "authentication.k8s.io/v1",

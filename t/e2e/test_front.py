@@ -21,6 +21,10 @@ from gcp_server import GcpServer, GcpServerError
 from gcp_wait import eventually
 from kubectl_watch import KubectlWatch
 
+# fronted resources live in the upstream, not in the store:
+# run in the LMDB session only (conftest.py)
+STORAGE_INDEPENDENT = True
+
 pytestmark = pytest.mark.skipif(not kube_apiserver.available(),
                                 reason="no kube-apiserver in the peers")
 

@@ -20,6 +20,10 @@ from kubernetes import client
 from gcp_http import call
 from gcp_server import GcpServer
 
+# issuer discovery reads no store:
+# run in the LMDB session only (conftest.py)
+STORAGE_INDEPENDENT = True
+
 ISSUER = "https://kubernetes.default.svc.cluster.local"
 CONFIG = "/.well-known/openid-configuration"
 JWKS = "/openid/v1/jwks"

@@ -630,6 +630,7 @@ def test_api_versions(server):
         "admissionregistration.k8s.io/v1\napiextensions.k8s.io/v1\n"
         "apiregistration.k8s.io/v1\n"
         "authentication.k8s.io/v1\nauthorization.k8s.io/v1\n"
+        "certificates.k8s.io/v1\n"
         "coordination.k8s.io/v1\nevents.k8s.io/v1\n"
         "flowcontrol.apiserver.k8s.io/v1\n"
         "flowcontrol.apiserver.k8s.io/v1beta3\n"

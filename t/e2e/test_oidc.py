@@ -19,6 +19,10 @@ from gcp_server import GcpServer, GcpServerError
 from gcp_wait import eventually
 from oidc_issuer import Issuer
 
+# JWT authentication happens before the store:
+# run in the LMDB session only (conftest.py)
+STORAGE_INDEPENDENT = True
+
 NS = "team"
 TR = "/apis/authentication.k8s.io/v1/tokenreviews"
 ALGS = ("RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256",
