@@ -26,6 +26,11 @@ from gcp_wait import eventually
 from kubectl_watch import KubectlWatch
 from webhook_server import WebhookServer
 
+# the extension server keeps its objects in its own etcd, and this
+# server's APIServices are tested on both backends by
+# test_aggregation.py: run in the LMDB session only (conftest.py)
+STORAGE_INDEPENDENT = True
+
 pytestmark = pytest.mark.skipif(not sample_apiserver.available(),
                                 reason="no sample-apiserver in the peers")
 
