@@ -9,6 +9,7 @@ webhook); watches in v2 (JSON and Table) see the events of both versions
 converted, in order.  Run on LMDB and on etcd, 2 workers."""
 
 import json
+import socket
 import threading
 
 import pytest
@@ -351,6 +352,12 @@ class Watch:
         self.closed = True
 
     def close(self):
+        # shut the socket first: closing the response waits for the
+        # reading thread's buffer lock, held until the read returns
+        try:
+            self.conn.sock.shutdown(socket.SHUT_RDWR)
+        except (AttributeError, OSError):
+            pass
         self.conn.close()
 
 
