@@ -7,8 +7,8 @@ With `pytest --storage=etcd`, every server of the session (the fixture's
 and those tests start themselves) stores its objects in one etcd member
 started for the session on loopback, each under a prefix of its own.
 A test file that sets STORAGE_INDEPENDENT = True (what it checks happens
-before or beside the store: authentication, proxying to another server)
-runs in the LMDB session only: the etcd session deselects it.
+before or beside the store: authentication, proxying to another server;
+or its tests start the storage they need themselves) runs in the LMDB session only: the etcd session deselects it.
     unique_name   unique_name("cm") -> "cm-3f9a1c2e": a DNS-1123 name no
                   other test uses
     namespace     a fresh namespace, created through the API for the test

@@ -32,6 +32,10 @@ from gcp_http import assert_status, call, configmap, connect, create_namespace
 from gcp_server import GcpServer
 from gcp_wait import eventually
 
+# every test starts its own etcd: nothing here depends on the session's
+# backend, so the etcd session need not run them again (conftest.py)
+STORAGE_INDEPENDENT = True
+
 
 @pytest.fixture(scope="module")
 def etcd():
