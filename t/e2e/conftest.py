@@ -36,6 +36,16 @@ def pytest_addoption(parser):
                      help="storage backend of the servers (default lmdb)")
 
 
+# the ports of each session's servers (gcp_server.free_port): the two
+# sessions of make test run at the same time
+PORTS = {"lmdb": "20000-25999", "etcd": "26000-31999"}
+
+
+def pytest_configure(config):
+    os.environ.setdefault("GCP_E2E_PORTS",
+                          PORTS[config.getoption("--storage")])
+
+
 def pytest_collection_modifyitems(config, items):
     if config.getoption("--storage") != "etcd":
         return

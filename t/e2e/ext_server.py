@@ -27,6 +27,8 @@ import time
 import urllib.parse
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
+from gcp_server import free_port  # noqa: F401 (tests import it from here)
+
 
 def _openssl(*args):
     subprocess.run(("openssl",) + args, check=True, capture_output=True)
@@ -68,12 +70,6 @@ class ExtPki:
     def ca_pem(self):
         with open(self.ca, "rb") as f:
             return f.read()
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 class _Handler(BaseHTTPRequestHandler):

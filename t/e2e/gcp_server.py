@@ -17,6 +17,7 @@ run a module built with -fsanitize=address; ASAN_OPTIONS passes through).
 import base64
 import http.client
 import os
+import random
 import re
 import shutil
 import signal
@@ -51,11 +52,37 @@ CRASH_PATTERNS = [
 ]
 
 
+_handed_out = set()
+
+
 def free_port():
-    """Returns a TCP port free on 127.0.0.1 right now."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    """Returns a TCP port free on 127.0.0.1 right now, not returned before
+    by this process.
+
+    With GCP_E2E_PORTS=LOW-HIGH (conftest.py gives each storage session
+    its own range, below the kernel's ephemeral ports) the port is taken
+    from that range, so that two sessions running at once never pick the
+    same port between choosing it and binding it; otherwise the kernel
+    chooses."""
+    span = os.environ.get("GCP_E2E_PORTS")
+    if not span:
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            return s.getsockname()[1]
+    low, high = (int(x) for x in span.split("-"))
+    start = random.randint(low, high)
+    for i in range(high - low + 1):
+        port = low + (start - low + i) % (high - low + 1)
+        if port in _handed_out:
+            continue
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+        _handed_out.add(port)
+        return port
+    raise OSError("no free port left in GCP_E2E_PORTS=" + span)
 
 
 class GcpServerError(AssertionError):
