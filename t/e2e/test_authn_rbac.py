@@ -9,10 +9,12 @@ import json
 import pytest
 
 from gcp_http import call
+from gcp_wait import eventually
 from gcp_server import GcpServer
 
 TOKENS = ("tok-alice,alice,uid-alice\n"
-          "tok-anchor,anchor-user,uid-anchor-user\n")
+          "tok-anchor,anchor-user,uid-anchor-user\n"
+          "tok-carol,carol,uid-carol\n")
 
 NS = "team"
 SSR = "/apis/authentication.k8s.io/v1/selfsubjectreviews"
@@ -264,3 +266,69 @@ def test_service_account_token_denied(srv, ids):
             'account:team:robot" cannot create resource '
             '"serviceaccounts/token" in API group "" in the namespace '
             '"team"') in p.stderr
+
+
+APPLIER = """
+apiVersion: rbac.authorization.k8s.io/v1
+kind: Role
+metadata: {name: cm-applier, namespace: team}
+rules:
+- apiGroups: [""]
+  resources: [configmaps]
+  verbs: [%s]
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: RoleBinding
+metadata: {name: cm-appliers, namespace: team}
+roleRef: {apiGroup: rbac.authorization.k8s.io, kind: Role, name: cm-applier}
+subjects:
+- {apiGroup: rbac.authorization.k8s.io, kind: User, name: carol}
+"""
+
+
+def test_apply_that_creates_needs_create(srv, ids):
+    """Server-side apply of an absent object is a create: upstream's patch
+    handler asks the authorizer for create (withAuthorization) and refuses
+    with NewForbidden(configmaps, name, reason); patch alone applies to
+    objects that exist."""
+    def apply(name, value, query=""):
+        doc = {"apiVersion": "v1", "kind": "ConfigMap",
+               "metadata": {"name": name}, "data": {"k": value}}
+        return call(srv, "PATCH", "/api/v1/namespaces/%s/configmaps/%s"
+                    "?fieldManager=carol%s" % (NS, name, query),
+                    json.dumps(doc),
+                    content_type="application/apply-patch+yaml",
+                    conn=srv.connection(None),
+                    headers={"Authorization": "Bearer tok-carol"})
+
+    srv.kubectl("apply", "-f", "-", input=APPLIER % "get, patch")
+    eventually(lambda: apply("c0", "1").status == 200)
+
+    for query in ("", "&dryRun=All"):
+        r = apply("absent", "1", query)
+        assert r.status == 403, r
+        assert r.json["reason"] == "Forbidden"
+        assert r.json["message"] == 'configmaps "absent" is forbidden: '
+        assert r.json["details"] == {"name": "absent", "kind": "configmaps"}
+    assert call(srv, "GET", "/api/v1/namespaces/%s/configmaps/absent" % NS,
+                conn=srv.connection()).status == 404
+
+    # kubectl shows the same words
+    p = srv.kubectl("apply", "--server-side", "-n", NS, "-f", "-",
+                    input=json.dumps({"apiVersion": "v1",
+                                      "kind": "ConfigMap",
+                                      "metadata": {"name": "absent"}}),
+                    kubeconfig=srv.user_kubeconfig("carol",
+                                                   token="tok-carol"),
+                    check=False)
+    assert p.returncode != 0
+    assert 'configmaps "absent" is forbidden' in p.stderr
+
+    # with create as well, the apply creates
+    srv.kubectl("apply", "-f", "-", input=APPLIER % "get, patch, create")
+    eventually(lambda: apply("absent", "2").status == 201)
+    r = call(srv, "GET", "/api/v1/namespaces/%s/configmaps/absent" % NS,
+             conn=srv.connection())
+    assert r.json["data"] == {"k": "2"}
+    srv.kubectl("delete", "-n", NS, "role/cm-applier",
+                "rolebinding/cm-appliers")

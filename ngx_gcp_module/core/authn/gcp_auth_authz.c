@@ -34,12 +34,17 @@ gcp_authorizer_t  gcp_authz_always_allow = {
 };
 
 
+static int gcp_auth_authorize_verb(gcp_op_t *op, const char *verb,
+    const char **reason);
+
+
 int
 gcp_auth_init(gcp_api_t *api, const char **err)
 {
     const char  *mode;
 
     mode = api->conf.authorization_mode;
+    api->authorize_verb = gcp_auth_authorize_verb;
 
     if (mode == NULL || strcmp(mode, "AlwaysAllow") == 0) {
         api->authorizer = &gcp_authz_always_allow;
@@ -131,6 +136,42 @@ gcp_authz_observe(gcp_op_t *op, gcp_authz_decision_t d, double start)
 }
 
 
+/* The attributes of op's request, with verb. */
+
+static void
+gcp_authz_attrs(gcp_op_t *op, const char *verb, gcp_authz_attrs_t *attrs)
+{
+    const gcp_reqinfo_t  *ri = &op->ri;
+
+    memset(attrs, 0, sizeof(gcp_authz_attrs_t));
+
+    attrs->user = op->req->user;
+    attrs->verb = gcp_authz_str(verb);
+    attrs->resource_request = ri->is_resource;
+    attrs->group = gcp_authz_str(ri->group);
+    attrs->version = gcp_authz_str(ri->version);
+    attrs->resource = gcp_authz_str(ri->resource);
+    attrs->subresource = gcp_authz_str(ri->subresource);
+    attrs->ns = gcp_authz_str(ri->ns);
+    attrs->name = gcp_authz_str(ri->name[0] || ri->selector_name == NULL
+                                ? ri->name : ri->selector_name);
+    attrs->path = gcp_authz_str(ri->path);
+}
+
+
+/* api->authorize_verb: the authorizer alone, as upstream's handlers ask */
+
+static int
+gcp_auth_authorize_verb(gcp_op_t *op, const char *verb, const char **reason)
+{
+    gcp_authz_attrs_t  attrs;
+
+    gcp_authz_attrs(op, verb, &attrs);
+
+    return gcp_auth_authorize(op, &attrs, reason);
+}
+
+
 int
 gcp_auth_authorize_request(gcp_op_t *op)
 {
@@ -139,21 +180,8 @@ gcp_auth_authorize_request(gcp_op_t *op)
     gcp_authorizer_t      *az = op->api->authorizer;
     gcp_authz_attrs_t      attrs;
     gcp_authz_decision_t   d;
-    const gcp_reqinfo_t   *ri = &op->ri;
 
-    memset(&attrs, 0, sizeof(attrs));
-
-    attrs.user = op->req->user;
-    attrs.verb = gcp_authz_str(ri->verb);
-    attrs.resource_request = ri->is_resource;
-    attrs.group = gcp_authz_str(ri->group);
-    attrs.version = gcp_authz_str(ri->version);
-    attrs.resource = gcp_authz_str(ri->resource);
-    attrs.subresource = gcp_authz_str(ri->subresource);
-    attrs.ns = gcp_authz_str(ri->ns);
-    attrs.name = gcp_authz_str(ri->name[0] || ri->selector_name == NULL
-                               ? ri->name : ri->selector_name);
-    attrs.path = gcp_authz_str(ri->path);
+    gcp_authz_attrs(op, op->ri.verb, &attrs);
 
     start = gcp_metrics_on() ? gcp_time_mono_ns() / 1e9 : 0;
     reason = NULL;

@@ -60,6 +60,16 @@ struct gcp_api_s {
     void               *tablecache;     /* Table rows (gcp_objcache_t) */
     void               *admission;      /* gcp_admission.c's chain */
     void               *authorizer;     /* gcp_authorizer_t, or NULL */
+
+    /*
+     * Asks the authorizer whether op's user may do verb on op's resource,
+     * subresource, namespace and name (a check inside a handler, as
+     * upstream's create on update and apply): returns 1 when allowed,
+     * else 0 with *reason (arena text, may stay NULL).  Set by authn/;
+     * NULL: everything is allowed.
+     */
+    int               (*authorize_verb)(gcp_op_t *op, const char *verb,
+                                        const char **reason);
     void               *rbac;           /* gcp_rbac.c's state, or NULL */
     void               *crds;           /* gcp_crd_cache.c's, or NULL */
     void               *apf;            /* gcp_apf.c's state, or NULL */

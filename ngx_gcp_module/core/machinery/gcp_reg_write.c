@@ -548,6 +548,55 @@ gcp_create_start(gcp_write_t *w)
 
 
 /*
+ * A write that creates through PATCH (an apply of an absent object) needs
+ * the create permission too: upstream's handler asks the authorizer
+ * before the validating admission (withAuthorization), and refuses with
+ * NewForbidden(resource, name, reason).  Returns GCP_OK, or
+ * GCP_EFORBIDDEN once answered.
+ */
+static int
+gcp_write_authorize_create(gcp_write_t *w)
+{
+    gcp_buf_t              b;
+    gcp_op_t              *op = w->op;
+    const char            *reason, *q;
+    gcp_status_details_t   d;
+
+    reason = NULL;
+
+    if (op->api->authorize_verb == NULL
+        || op->api->authorize_verb(op, "create", &reason))
+    {
+        return GCP_OK;
+    }
+
+    gcp_buf_init(&b, op->a);
+    gcp_buf_addstr(&b, op->ri.resource);
+
+    if (op->ri.group && op->ri.group[0]) {
+        gcp_buf_printf(&b, ".%s", op->ri.group);
+    }
+
+    if (op->ri.name[0]) {
+        q = gcp_go_quote(op->a, op->ri.name, strlen(op->ri.name));
+        gcp_buf_printf(&b, " %s", q ? q : "\"\"");
+    }
+
+    gcp_buf_printf(&b, " is forbidden: %s", reason ? reason : "");
+
+    memset(&d, 0, sizeof(d));
+    d.name = op->ri.name;
+    d.group = op->ri.group;
+    d.kind = op->ri.resource;
+
+    gcp_op_error(op, gcp_buf_failed(&b) ? GCP_ENOMEM : GCP_EFORBIDDEN,
+                 gcp_buf_cstr(&b), &d);
+
+    return GCP_EFORBIDDEN;
+}
+
+
+/*
  * Create, after the mutating admission: what kube-apiserver's store does
  * before validation (system fields, the generated name, the type's
  * defaults), then validate.
@@ -604,6 +653,10 @@ gcp_create_mutated(gcp_admit_t *ad, int rc)
     }
 
     if (gcp_write_validate(w, w->obj, NULL) != GCP_OK) {
+        return;
+    }
+
+    if (w->apply && gcp_write_authorize_create(w) != GCP_OK) {
         return;
     }
 
