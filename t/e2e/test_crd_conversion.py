@@ -472,3 +472,92 @@ def test_kubectl_watch_in_other_version(server, wh, gadgets, namespace):
                                        for l in out)), w.out
     names = [l.split()[0] for l in "".join(w.out).splitlines()]
     assert names[0] == "NAME" and names[1:] == ["k1", "k2"]
+
+
+# ------------------------------------------------------------------- scale
+
+
+def widget_crd(wh):
+    """Widgets: /scale at v1's spec.count and at v2's spec.amount (the
+    webhook's conversion of one into the other)."""
+    crd = gadget_crd(wh)
+    crd["metadata"]["name"] = "widgets." + GROUP
+    crd["spec"]["names"] = {"plural": "widgets", "singular": "widget",
+                            "kind": "Widget", "listKind": "WidgetList"}
+    for v, field in zip(crd["spec"]["versions"], ("count", "amount")):
+        v["subresources"] = {"scale": {
+            "specReplicasPath": ".spec." + field,
+            "statusReplicasPath": ".status.replicas"}}
+    return crd
+
+
+@pytest.fixture(scope="module")
+def widgets(server, wh):
+    crd = create_crd(server, widget_crd(wh))
+    yield crd
+    delete_crd(server, crd["metadata"]["name"])
+
+
+def w_path(ns, name, version, sub=""):
+    return "/apis/%s/%s/namespaces/%s/widgets/%s%s" % (
+        GROUP, version, ns, name, "/" + sub if sub else "")
+
+
+def test_scale_in_other_version(server, wh, widgets, namespace):
+    """/scale of a version other than the storage one reads and writes the
+    object in that version, as upstream's ScaleREST on the version's
+    store: converted by the webhook before the Scale is made of it, and
+    the changed object converted to the storage version before it is
+    stored (then back for the answer)."""
+    r = call(server, "POST", "/apis/%s/v1/namespaces/%s/widgets" % (
+        GROUP, namespace), {"apiVersion": GROUP + "/v1", "kind": "Widget",
+                            "metadata": {"name": "w"},
+                            "spec": {"count": 3},
+                            "status": {"replicas": 2}})
+    assert r.status == 201, r
+    wh.clear()
+
+    # the storage version: its own path, no call
+    g = call(server, "GET", w_path(namespace, "w", "v1", "scale"))
+    assert g.status == 200, g
+    assert g.json["spec"] == {"replicas": 3}
+    assert wh.reviews("/convert") == []
+
+    g = call(server, "GET", w_path(namespace, "w", "v2", "scale"))
+    assert g.status == 200, g
+    assert g.json["apiVersion"] == "autoscaling/v1"
+    assert g.json["spec"] == {"replicas": 3}
+    assert g.json["status"]["replicas"] == 2
+    assert [o["spec"] for o in reviews_to(wh, "v2")] == [{"count": 3}]
+
+    # PUT of the v2 Scale: spec.amount set in v2, stored as v1's count
+    scale = g.json
+    scale["spec"]["replicas"] = 5
+    wh.clear()
+    u = call(server, "PUT", w_path(namespace, "w", "v2", "scale"), scale)
+    assert u.status == 200, u
+    assert u.json["spec"] == {"replicas": 5}
+    assert [o["spec"] for o in reviews_to(wh, "v1")] == [{"amount": 5}]
+    # read, then what was stored for the answer
+    assert [o["spec"] for o in reviews_to(wh, "v2")] == [
+        {"count": 3}, {"count": 5}]
+    o = call(server, "GET", w_path(namespace, "w", "v1"))
+    assert o.json["spec"] == {"count": 5}, o
+    assert o.json["metadata"]["resourceVersion"] == (
+        u.json["metadata"]["resourceVersion"])
+
+    # a merge patch of the v2 Scale
+    p = call(server, "PATCH", w_path(namespace, "w", "v2", "scale"),
+             {"spec": {"replicas": 7}},
+             content_type="application/merge-patch+json")
+    assert p.status == 200 and p.json["spec"] == {"replicas": 7}, p
+    assert call(server, "GET", w_path(namespace, "w", "v1")).json[
+        "spec"] == {"count": 7}
+    assert call(server, "GET", w_path(namespace, "w", "v2")).json[
+        "spec"] == {"amount": 7}
+
+    # kubectl scale through the v2 name
+    server.kubectl("scale", "-n", namespace, "widgets.v2." + GROUP, "w",
+                   "--replicas=4")
+    assert call(server, "GET", w_path(namespace, "w", "v1")).json[
+        "spec"] == {"count": 4}

@@ -8,6 +8,11 @@
  * patch of it) sets spec.replicas in the object, which is validated and
  * admitted as an update of the custom resource and written conditionally
  * on the revision read (lost races without a precondition are retried).
+ * With a conversion webhook, the object is read and written in the
+ * request's version as upstream's storage codec does: the stored one
+ * converted before the Scale is made of it, the changed one converted to
+ * the storage version before it is stored, and what was stored converted
+ * back for the answer.
  */
 
 #include <stdlib.h>
@@ -29,6 +34,9 @@ typedef struct {
     gcp_kv_t        kv;             /* as read */
     json_t         *old;            /* decoded, the request's version */
     json_t         *obj;            /* with the new replicas */
+    json_t         *stored;         /* obj in the storage version */
+    gcp_str_t       value;          /* stored's bytes */
+    int64_t         rev;            /* written at */
     json_int_t      replicas;
     const char     *precondition;   /* the Scale's resourceVersion */
     gcp_admit_t     ad;
@@ -167,8 +175,18 @@ gcp_scale_set(gcp_arena_t *a, json_t *obj, const char *path, json_t *v)
 
 
 static void
+gcp_scale_respond_converted(gcp_op_t *op, void *arg)
+{
+    gcp_scale_t  *s = arg;
+
+    gcp_scale_respond(s, s->obj, s->rev);
+}
+
+
+static void
 gcp_scale_written(void *arg, gcp_store_result_t *res)
 {
+    gcp_kv_t      kv;
     gcp_scale_t  *s = arg;
 
     if (res->rc == GCP_ECONFLICT && s->precondition == NULL
@@ -183,15 +201,53 @@ gcp_scale_written(void *arg, gcp_store_result_t *res)
         return;
     }
 
-    gcp_scale_respond(s, s->obj, res->kvs[0].mod_revision);
+    s->rev = res->kvs[0].mod_revision;
+
+    if (!gcp_reg_converts(s->op)) {
+        gcp_scale_respond(s, s->obj, s->rev);
+        return;
+    }
+
+    /* what was stored, decoded into the request's version */
+
+    memset(&kv, 0, sizeof(kv));
+    kv.value = s->value;
+    kv.mod_revision = s->rev;
+
+    s->obj = gcp_reg_decode_kv_copy(s->op, &kv);
+
+    if (s->obj == NULL) {
+        gcp_op_error(s->op, GCP_ENOMEM, NULL, NULL);
+        return;
+    }
+
+    gcp_reg_convert(s->op, &s->obj, 1, 0, gcp_scale_respond_converted, s);
+}
+
+
+static void
+gcp_scale_store(gcp_op_t *op, void *arg)
+{
+    json_t       *stored;
+    gcp_scale_t  *s = arg;
+
+    stored = gcp_reg_to_storage(op, s->stored);
+    s->value = stored ? gcp_reg_encode(op, stored)
+                      : (gcp_str_t) gcp_null_string;
+
+    if (s->value.data == NULL) {
+        gcp_op_error(op, GCP_ENOMEM, NULL, NULL);
+        return;
+    }
+
+    gcp_store_update(op->api->store, s->kv.key, s->value, s->kv.mod_revision,
+                     op->a, gcp_scale_written, s);
 }
 
 
 static void
 gcp_scale_admitted(gcp_admit_t *ad, int rc)
 {
-    json_t       *stored;
-    gcp_str_t     value;
     gcp_scale_t  *s = ad->data;
     gcp_op_t     *op = s->op;
 
@@ -204,16 +260,16 @@ gcp_scale_admitted(gcp_admit_t *ad, int rc)
         return;
     }
 
-    stored = gcp_reg_to_storage(op, s->obj);
-    value = stored ? gcp_reg_encode(op, stored) : (gcp_str_t) { NULL, 0 };
+    s->stored = s->obj;
 
-    if (value.data == NULL) {
-        gcp_op_error(op, GCP_ENOMEM, NULL, NULL);
+    if (!gcp_reg_converts(op)) {
+        gcp_scale_store(op, s);
         return;
     }
 
-    gcp_store_update(op->api->store, s->kv.key, value, s->kv.mod_revision,
-                     op->a, gcp_scale_written, s);
+    /* encoded in the storage version, as upstream's codec */
+    gcp_reg_convert(op, &s->stored, 1, GCP_CONVERT_TO_STORAGE,
+                    gcp_scale_store, s);
 }
 
 
@@ -378,6 +434,22 @@ gcp_scale_write(gcp_scale_t *s)
 }
 
 
+/* The stored object, in the request's version: the Scale's or written. */
+
+static void
+gcp_scale_old(gcp_op_t *op, void *arg)
+{
+    gcp_scale_t  *s = arg;
+
+    if (strcmp(op->ri.verb, "get") == 0) {
+        gcp_scale_respond(s, s->old, s->kv.mod_revision);
+        return;
+    }
+
+    gcp_scale_write(s);
+}
+
+
 static void
 gcp_scale_got(void *arg, gcp_store_result_t *res)
 {
@@ -401,12 +473,13 @@ gcp_scale_got(void *arg, gcp_store_result_t *res)
         return;
     }
 
-    if (strcmp(op->ri.verb, "get") == 0) {
-        gcp_scale_respond(s, s->old, s->kv.mod_revision);
+    if (gcp_reg_converts(op)) {
+        /* decoded into the request's version, as upstream's codec */
+        gcp_reg_convert(op, &s->old, 1, 0, gcp_scale_old, s);
         return;
     }
 
-    gcp_scale_write(s);
+    gcp_scale_old(op, s);
 }
 
 
