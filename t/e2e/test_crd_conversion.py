@@ -325,6 +325,59 @@ def test_failing_webhook_writes_nothing(server, wh, gadgets, namespace):
     create(server, namespace, "v1-still", 3)
 
 
+def test_delete_in_other_version(server, wh, gadgets, namespace):
+    """DELETE of v2: upstream's store reads the object through its codec
+    (the webhook converts it to v2, a failure fails the delete); an object
+    kept by a finalizer is answered in v2, one removed at once with a
+    Status (custom resources do not return deleted objects)."""
+    r = call(server, "POST", g_path(namespace), {
+        "apiVersion": GROUP + "/v1", "kind": "Gadget",
+        "metadata": {"name": "held", "finalizers": ["example.com/hold"]},
+        "spec": {"count": 2}})
+    assert r.status == 201, r
+    create(server, namespace, "plain", 1)
+
+    wh.clear()
+    d = call(server, "DELETE", g_path(namespace, "held", "v2"))
+    assert d.status == 200, d
+    assert d.json["apiVersion"] == GROUP + "/v2"
+    assert d.json["spec"] == {"amount": 2}
+    assert d.json["metadata"]["deletionTimestamp"]
+    # read for the delete, then what was written for the answer
+    assert [o["spec"] for o in reviews_to(wh, "v2")] == [
+        {"count": 2}, {"count": 2}]
+
+    wh.clear()
+    d = call(server, "DELETE", g_path(namespace, "plain", "v2"))
+    assert d.status == 200, d
+    assert d.json["kind"] == "Status" and d.json["status"] == "Success"
+    assert d.json["details"]["name"] == "plain"
+    assert d.json["details"]["group"] == GROUP
+    assert d.json["details"]["kind"] == "gadgets"
+    assert len(reviews_to(wh, "v2")) == 1
+    assert call(server, "GET", g_path(namespace, "plain")).status == 404
+
+    # a failing webhook fails the delete: nothing removed
+    create(server, namespace, "kept", 1)
+    set_webhook(server, wh, "/convert-fail")
+    assert eventually(lambda: all(
+        call(server, "GET", g_path(namespace, "kept", "v2")).status == 500
+        for _ in range(6)))
+    d = call(server, "DELETE", g_path(namespace, "kept", "v2"))
+    assert d.status == 500, d
+    assert d.json["message"] == (
+        "conversion webhook for conv.example.com/v1, Kind=Gadget failed: "
+        "the test refuses to convert")
+    assert call(server, "GET", g_path(namespace, "kept")).status == 200
+
+    # the storage version deletes without the webhook
+    r = call(server, "PATCH", g_path(namespace, "held"),
+             {"metadata": {"finalizers": None}},
+             content_type="application/merge-patch+json")
+    assert r.status == 200, r
+    assert call(server, "DELETE", g_path(namespace, "kept")).status == 200
+
+
 # ----------------------------------------------------------------- watches
 
 

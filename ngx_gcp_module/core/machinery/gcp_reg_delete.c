@@ -36,6 +36,7 @@ struct gcp_del_s {
     int               attempts;
     gcp_kv_t          cur;
     json_t           *obj;          /* what the response shows */
+    json_t           *read;         /* as read in the request's version */
     int64_t           rev;
     unsigned          kept:1;       /* object stays, marked */
 
@@ -64,6 +65,7 @@ typedef struct {
 
 
 static void gcp_del_read(gcp_del_t *d);
+static void gcp_del_validate(gcp_op_t *op, void *arg);
 static void gcp_del_admitted(gcp_admit_t *ad, int rc);
 
 
@@ -395,10 +397,39 @@ gcp_del_got(void *arg, gcp_store_result_t *res)
         return;
     }
 
+    d->ad.name = d->name ? d->name : gcp_meta_str(obj, "name");
+
+    if (gcp_reg_converts(op)) {
+        /*
+         * upstream's store reads the object through its codec, in the
+         * request's version: the webhook converts it (a failure fails the
+         * delete) and the validating admission sees that
+         */
+        d->read = gcp_reg_decode_kv_copy(op, &d->cur);
+
+        if (d->read == NULL) {
+            gcp_op_error(op, GCP_ENOMEM, NULL, NULL);
+            return;
+        }
+
+        gcp_reg_convert(op, &d->read, 1, 0, gcp_del_validate, d);
+        return;
+    }
+
     /* the validating admission sees the stored object */
 
-    d->ad.old = obj;
-    d->ad.name = d->name ? d->name : gcp_meta_str(obj, "name");
+    d->read = obj;
+
+    gcp_del_validate(op, d);
+}
+
+
+static void
+gcp_del_validate(gcp_op_t *op, void *arg)
+{
+    gcp_del_t  *d = arg;
+
+    d->ad.old = d->read;
 
     gcp_admission_validate(&d->ad, gcp_del_admitted);
 }
