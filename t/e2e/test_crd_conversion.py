@@ -73,6 +73,15 @@ def set_webhook(server, wh, path, review_versions=("v1",)):
     assert r.status == 200, r
 
 
+def fail_webhook(server, wh, ns, name):
+    """Points the CRD at the failing webhook and waits until every worker
+    fails to read name (in namespace ns) in v2."""
+    set_webhook(server, wh, "/convert-fail")
+    assert eventually(lambda: all(
+        call(server, "GET", g_path(ns, name, "v2")).status == 500
+        for _ in range(6)))
+
+
 def create(server, ns, name, count):
     r = call(server, "POST", g_path(ns), {
         "apiVersion": GROUP + "/v1", "kind": "Gadget",
@@ -145,10 +154,7 @@ def test_conversion_failures(server, wh, gadgets, namespace):
     create(server, namespace, "one", 1)
     create(server, namespace, "two", 2)
 
-    set_webhook(server, wh, "/convert-fail")
-    assert eventually(lambda: all(
-        call(server, "GET", g_path(namespace, "one", "v2")).status == 500
-        for _ in range(6)))
+    fail_webhook(server, wh, namespace, "one")
 
     r = call(server, "GET", g_path(namespace, "one", "v2"))
     assert r.status == 500
@@ -299,10 +305,7 @@ def test_create_and_update_in_other_version(server, wh, gadgets, namespace):
 
 def test_failing_webhook_writes_nothing(server, wh, gadgets, namespace):
     create(server, namespace, "kept", 1)
-    set_webhook(server, wh, "/convert-fail")
-    assert eventually(lambda: all(
-        call(server, "GET", g_path(namespace, "kept", "v2")).status == 500
-        for _ in range(6)))
+    fail_webhook(server, wh, namespace, "kept")
 
     r = create_v2(server, namespace, "no", 2, expect=500)
     assert r.json["status"] == "Failure" and "reason" not in r.json
@@ -359,10 +362,7 @@ def test_delete_in_other_version(server, wh, gadgets, namespace):
 
     # a failing webhook fails the delete: nothing removed
     create(server, namespace, "kept", 1)
-    set_webhook(server, wh, "/convert-fail")
-    assert eventually(lambda: all(
-        call(server, "GET", g_path(namespace, "kept", "v2")).status == 500
-        for _ in range(6)))
+    fail_webhook(server, wh, namespace, "kept")
     d = call(server, "DELETE", g_path(namespace, "kept", "v2"))
     assert d.status == 500, d
     assert d.json["message"] == (
@@ -466,10 +466,7 @@ def test_watch_conversion_failure_ends_watch(server, wh, gadgets, namespace):
     create(server, namespace, "one", 1)
 
     # (a change of the CRD ends its watches: the watch starts after it)
-    set_webhook(server, wh, "/convert-fail")
-    assert eventually(lambda: all(
-        call(server, "GET", g_path(namespace, "one", "v2")).status == 500
-        for _ in range(6)))
+    fail_webhook(server, wh, namespace, "one")
 
     w = Watch(server, g_path(namespace, version="v2")
               + "?watch=1&resourceVersion=%s" % rv)
