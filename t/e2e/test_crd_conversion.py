@@ -378,6 +378,47 @@ def test_delete_in_other_version(server, wh, gadgets, namespace):
     assert call(server, "DELETE", g_path(namespace, "kept")).status == 200
 
 
+def test_managed_fields_across_versions(server, wh, gadgets, namespace):
+    """managedFields of a custom resource written in two versions: each
+    entry keeps the apiVersion it was written in, reads in either version
+    show the same entries (the webhook's answer keeps metadata but labels
+    and annotations), and a field that means the same in both versions
+    (a label) conflicts between an applier in v1 and one in v2."""
+    def apply(version, manager, doc):
+        doc = dict(doc, apiVersion=GROUP + "/" + version, kind="Gadget")
+        return call(server, "PATCH", g_path(namespace, "m", version)
+                    + "?fieldManager=" + manager, json.dumps(doc),
+                    content_type="application/apply-patch+yaml")
+
+    r = apply("v1", "one", {"metadata": {"name": "m",
+                                         "labels": {"team": "a"}},
+                            "spec": {"count": 1}})
+    assert r.status == 201, r
+    r = apply("v2", "two", {"metadata": {"name": "m",
+                                         "labels": {"tier": "b"}}})
+    assert r.status == 200, r
+    assert [(e["manager"], e["operation"], e["apiVersion"])
+            for e in r.json["metadata"]["managedFields"]] == [
+        ("one", "Apply", GROUP + "/v1"), ("two", "Apply", GROUP + "/v2")]
+    two = [e for e in r.json["metadata"]["managedFields"]
+           if e["manager"] == "two"]
+    assert two[0]["fieldsV1"] == {"f:metadata": {"f:labels": {
+        "f:tier": {}}}}
+
+    v1 = call(server, "GET", g_path(namespace, "m"))
+    v2 = call(server, "GET", g_path(namespace, "m", "v2"))
+    assert v1.json["metadata"]["managedFields"] == (
+        v2.json["metadata"]["managedFields"])
+    assert v2.json["metadata"]["managedFields"] == (
+        r.json["metadata"]["managedFields"])
+
+    r = apply("v2", "two", {"metadata": {"name": "m",
+                                         "labels": {"team": "c"}}})
+    assert r.status == 409, r
+    assert r.json["message"] == ('Apply failed with 1 conflict: conflict '
+                                 'with "one": .metadata.labels.team')
+
+
 # ----------------------------------------------------------------- watches
 
 
