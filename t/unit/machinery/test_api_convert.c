@@ -351,6 +351,48 @@ test_writes_convert_both_ways(void **state)
 }
 
 
+/*
+ * A delete reads the object in the request's version, as upstream's store
+ * does through its codec: a failed conversion fails it, and a delete
+ * answered with a Status converts nothing more.
+ */
+static void
+test_delete_reads_converted(void **state)
+{
+    json_t      *s;
+    api_env_t   *env = *state;
+    api_resp_t  *r;
+
+    free(create(env, "d", 4));
+
+    conv.fail = 1;
+    r = api_call(env, "DELETE", W "/d", NULL, NULL, NULL);
+    assert_int_equal(r->status, 500);
+    assert_string_equal(api_str(r->json, "message", NULL),
+                        "conversion webhook for conv.test/v1, Kind=Widget "
+                        "failed: refused");
+    api_resp_free(r);
+    conv.fail = 0;
+
+    s = stored(env, "d");
+    json_decref(s);
+
+    conv.calls = 0;
+    r = api_call(env, "DELETE", W "/d", NULL, NULL, NULL);
+    assert_int_equal(r->status, 200);
+    assert_string_equal(api_str(r->json, "kind", NULL), "Status");
+    assert_string_equal(api_str(r->json, "status", NULL), "Success");
+    api_resp_free(r);
+
+    assert_int_equal(conv.calls, 1);
+    assert_int_equal(conv.flags[0], 0);
+
+    r = api_call(env, "GET", W "/d", NULL, NULL, NULL);
+    assert_int_equal(r->status, 404);
+    api_resp_free(r);
+}
+
+
 static void
 test_failed_conversion_writes_nothing(void **state)
 {
@@ -519,6 +561,8 @@ main(void)
         cmocka_unit_test_setup_teardown(test_writes_convert_both_ways,
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(test_failed_conversion_writes_nothing,
+                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(test_delete_reads_converted,
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(test_watch_in_order_batched,
                                         setup, teardown),
