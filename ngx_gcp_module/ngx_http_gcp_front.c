@@ -381,7 +381,8 @@ static char *
 ngx_http_gcp_front_credential(ngx_conf_t *cf, ngx_http_gcp_front_conf_t *fcf,
     ngx_http_gcp_proxy_conf_t *pcf)
 {
-    u_char     *p, *end;
+    int         rc;
+    size_t      len;
     ngx_str_t   token;
 
     if ((fcf->cert.len == 0) != (fcf->key.len == 0)) {
@@ -435,30 +436,27 @@ ngx_http_gcp_front_credential(ngx_conf_t *cf, ngx_http_gcp_front_conf_t *fcf,
 
     /* the first line, as kubectl's tokenFile */
 
-    p = token.data;
-    end = token.data + token.len;
+    rc = gcp_front_token_line((char *) token.data, token.len, &len);
 
-    while (p < end && *p != CR && *p != LF) {
-        if (*p < 0x21 || *p > 0x7e) {
-            ngx_conf_log_error(NGX_LOG_EMERG, cf, 0,
-                               "\"gcp_front_token_file\" \"%V\": the token "
-                               "holds a byte a header cannot carry",
-                               &fcf->token);
-            return NGX_CONF_ERROR;
-        }
-
-        p++;
+    if (rc == GCP_FRONT_TOKEN_BAD_BYTE) {
+        ngx_conf_log_error(NGX_LOG_EMERG, cf, 0,
+                           "\"gcp_front_token_file\" \"%V\": the token "
+                           "holds a byte a header cannot carry",
+                           &fcf->token);
+        return NGX_CONF_ERROR;
     }
 
-    if (p == token.data) {
+    if (rc != GCP_OK) {
         ngx_conf_log_error(NGX_LOG_EMERG, cf, 0,
                            "\"gcp_front_token_file\" \"%V\" is empty",
                            &fcf->token);
         return NGX_CONF_ERROR;
     }
 
-    fcf->conf.token = ngx_http_gcp_front_cstr(cf, token.data,
-                                              p - token.data);
+    /* read again by each process when it changes (gcp_front_token.c) */
+
+    fcf->conf.token_file = (char *) fcf->token.data;
+    fcf->conf.token = ngx_http_gcp_front_cstr(cf, token.data, len);
 
     return fcf->conf.token ? NGX_CONF_OK : NGX_CONF_ERROR;
 }

@@ -116,10 +116,10 @@ gcp_front_find(const gcp_front_conf_t *conf, const char *group,
 }
 
 
-static int
+int
 gcp_front_listed(const char * const *list, const char *s)
 {
-    for ( /* void */ ; *list; list++) {
+    for ( /* void */ ; list && *list; list++) {
         if (strcmp(*list, s) == 0) {
             return 1;
         }
@@ -212,6 +212,7 @@ gcp_front_set(gcp_op_t *op, const gcp_front_conf_t *conf,
     gcp_header_t **out)
 {
     ssize_t        n;
+    const char    *token;
     gcp_header_t  *h, *set;
 
     n = gcp_agg_identity_headers_named(op->a, op->req->user,
@@ -219,7 +220,9 @@ gcp_front_set(gcp_op_t *op, const gcp_front_conf_t *conf,
                                        ? &gcp_agg_front_proxy_names
                                        : &gcp_front_impersonate, &h);
 
-    if (n < 0 || conf->token == NULL) {
+    token = gcp_front_token(op->api);
+
+    if (n < 0 || token == NULL) {
         *out = h;
         return n;
     }
@@ -231,7 +234,7 @@ gcp_front_set(gcp_op_t *op, const gcp_front_conf_t *conf,
 
     memcpy(set, h, n * sizeof(gcp_header_t));
     set[n].name = "Authorization";
-    set[n].value = gcp_sprintf(op->a, "Bearer %s", conf->token);
+    set[n].value = gcp_sprintf(op->a, "Bearer %s", token);
 
     if (set[n].value == NULL) {
         return -1;

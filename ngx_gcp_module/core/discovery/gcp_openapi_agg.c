@@ -69,9 +69,8 @@ gcp_openapi_agg_v3_index(gcp_agg_t *agg, json_t *index)
     int                          rc;
     char                        *bytes, hash[GCP_OPENAPI_HASH_LEN + 1];
     char                         name[320];
-    size_t                       i, n, nkeys;
-    json_t                      *paths, *sorted, *v;
-    const char                  *key, **keys;
+    size_t                       i, n;
+    json_t                      *paths, *v;
     const gcp_apisvc_t * const  *list;
 
     n = agg ? gcp_agg_list(agg, &list) : 0;
@@ -109,8 +108,20 @@ gcp_openapi_agg_v3_index(gcp_agg_t *agg, json_t *index)
         }
     }
 
+    return gcp_openapi_index_sort(index);
+}
+
+
+int
+gcp_openapi_index_sort(json_t *index)
+{
+    size_t        i, nkeys;
+    json_t       *paths, *sorted, *v;
+    const char   *key, **keys;
+
     /* the keys sorted, as Go writes a map */
 
+    paths = json_object_get(index, "paths");
     nkeys = json_object_size(paths);
     keys = malloc((nkeys + 1) * sizeof(char *));
     sorted = json_object();

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "gcp_front.h"
 #include "gcp_openapi.h"
 #include "gcp_openapi_agg.h"
 #include "gcp_openapi_serve.h"
@@ -34,6 +35,7 @@ typedef struct {
     uint64_t       generation;      /* the registry's, when built */
     char           last_modified[64];
     uint64_t       agg_generation;  /* of the delegated documents */
+    uint64_t       front_generation;    /* of the fronted upstream's */
 } gcp_oa_cache_t;
 
 
@@ -41,7 +43,7 @@ static gcp_oa_cache_t *
 gcp_oa_cache(gcp_api_t *api)
 {
     time_t           now;
-    uint64_t         gen;
+    uint64_t         gen, front;
     gcp_agg_t       *agg;
     struct tm        tm;
     gcp_oa_cache_t  *c;
@@ -50,14 +52,15 @@ gcp_oa_cache(gcp_api_t *api)
 
     /*
      * the served resources (custom resources) or the documents of
-     * delegated group-versions changed: built again
+     * delegated or fronted group-versions changed: built again
      */
 
     agg = gcp_agg(api);
     gen = agg ? gcp_agg_generation(agg) : 0;
+    front = gcp_front_generation(api);
 
     if (c && (c->generation != api->registry->generation
-              || c->agg_generation != gen))
+              || c->agg_generation != gen || c->front_generation != front))
     {
         gcp_openapi_cache_free(api);
         c = NULL;
@@ -73,6 +76,7 @@ gcp_oa_cache(gcp_api_t *api)
     }
 
     c->agg_generation = gen;
+    c->front_generation = front;
     now = time(NULL);
     gmtime_r(&now, &tm);
     strftime(c->last_modified, sizeof(c->last_modified),
@@ -279,7 +283,9 @@ gcp_oa_get(gcp_op_t *op, const char *key)
         doc = gcp_openapi_v2(op->api->schemas, reg->resources, reg->n,
                              NULL);
 
-        if (doc && gcp_openapi_agg_v2(agg, doc) != GCP_OK) {
+        if (doc && (gcp_openapi_agg_v2(agg, doc) != GCP_OK
+                    || gcp_openapi_front_v2(op->api, doc) != GCP_OK))
+        {
             json_decref(doc);
             doc = NULL;
         }
@@ -287,12 +293,15 @@ gcp_oa_get(gcp_op_t *op, const char *key)
     } else if (strcmp(key, "v3") == 0) {
         doc = gcp_openapi_v3_index(op->api->schemas, reg->resources, reg->n);
 
-        if (doc && gcp_openapi_agg_v3_index(agg, doc) != GCP_OK) {
+        if (doc && (gcp_openapi_agg_v3_index(agg, doc) != GCP_OK
+                    || gcp_openapi_front_v3_index(op->api, op->a, doc)
+                       != GCP_OK))
+        {
             json_decref(doc);
             doc = NULL;
         }
 
-    } else {
+    } else if (!gcp_openapi_front_v3_doc(op->api, key + 3, &doc)) {
         doc = gcp_openapi_agg_v3_doc(agg, key + 3);
 
         if (doc == NULL) {

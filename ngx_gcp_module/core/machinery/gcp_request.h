@@ -198,6 +198,8 @@ typedef struct {
     const char                *server_name;     /* TLS name verified */
     gcp_str_t                  ca;              /* PEM; empty: system's */
     const char                *token;           /* NULL: none */
+    const char                *token_file;      /* read again when it */
+                                                /* changes */
     const char                *cert_file;       /* the client */
     const char                *key_file;        /* certificate, or NULL */
     const char                *address;         /* "ADDR:PORT" the */

@@ -168,6 +168,113 @@ test_narrow(void **state)
 }
 
 
+/* A v3 document of core/v1 and apps/v1 paths, schemas chained by $ref. */
+static const char  openapi_v3[] =
+    "{\"openapi\":\"3.0.0\",\"paths\":{"
+    "\"/api/v1/\":{\"get\":{\"operationId\":\"getCoreV1APIResources\"}},"
+    "\"/api/v1/configmaps\":{\"get\":{\"x-kubernetes-action\":\"list\","
+    "\"responses\":{\"200\":{\"$ref\":\"#/components/schemas/CMList\"}}}},"
+    "\"/api/v1/namespaces/{namespace}/configmaps\":{"
+    "\"get\":{\"x-kubernetes-action\":\"list\",\"responses\":{\"200\":"
+    "{\"$ref\":\"#/components/schemas/CMList\"}}},"
+    "\"post\":{\"x-kubernetes-action\":\"post\",\"requestBody\":"
+    "{\"$ref\":\"#/components/schemas/CM\"}},"
+    "\"parameters\":[{\"name\":\"namespace\"}]},"
+    "\"/api/v1/namespaces/{namespace}/configmaps/{name}\":{"
+    "\"get\":{\"x-kubernetes-action\":\"get\"},"
+    "\"delete\":{\"x-kubernetes-action\":\"delete\"}},"
+    "\"/api/v1/watch/namespaces/{namespace}/configmaps\":{"
+    "\"get\":{\"x-kubernetes-action\":\"watchlist\"}},"
+    "\"/api/v1/watch/configmaps\":{"
+    "\"get\":{\"x-kubernetes-action\":\"watchlist\"}},"
+    "\"/api/v1/namespaces/{namespace}/configmaps/{name}/status\":{"
+    "\"get\":{\"x-kubernetes-action\":\"get\"}},"
+    "\"/api/v1/namespaces/{namespace}/secrets\":{"
+    "\"get\":{\"x-kubernetes-action\":\"list\",\"responses\":{\"200\":"
+    "{\"$ref\":\"#/components/schemas/Secret\"}}}},"
+    "\"/apis/apps/\":{\"get\":{}},"
+    "\"/apis/apps/v1/namespaces/{namespace}/deployments/{name}/scale\":{"
+    "\"get\":{\"x-kubernetes-action\":\"get\"},"
+    "\"put\":{\"x-kubernetes-action\":\"put\"},"
+    "\"patch\":{\"x-kubernetes-action\":\"patch\"}},"
+    "\"/apis/apps/v1/namespaces/{namespace}/deployments/{name}/exec\":{"
+    "\"get\":{\"x-kubernetes-action\":\"connect\"}},"
+    "\"/apis/batch/v1/jobs\":{\"get\":{\"x-kubernetes-action\":\"list\"}},"
+    "\"/version/\":{\"get\":{}}},"
+    "\"components\":{\"schemas\":{"
+    "\"Secret\":{\"type\":\"object\"},"
+    "\"CM\":{\"properties\":{\"metadata\":{\"allOf\":[{\"$ref\":"
+    "\"#/components/schemas/Meta\"}]}}},"
+    "\"CMList\":{\"properties\":{\"items\":{\"items\":{\"$ref\":"
+    "\"#/components/schemas/CM\"}}}},"
+    "\"Meta\":{\"type\":\"object\"},"
+    "\"Unused\":{\"$ref\":\"#/components/schemas/Secret\"}},"
+    "\"securitySchemes\":{\"BearerToken\":{}}}}";
+
+
+static void
+test_openapi(void **state)
+{
+    json_t        *in, *out, *paths;
+    json_error_t   err;
+
+    in = json_loads(openapi_v3, 0, &err);
+    assert_non_null(in);
+
+    out = gcp_front_openapi(&conf, in);
+    assert_non_null(out);
+
+    /* configmaps get,list,watch in demo: namespaced paths only, their
+     * exposed operations; deployments/scale get,patch; no exec */
+
+    paths = json_object_get(out, "paths");
+    assert_json(json_incref(paths), "{\"/api/v1/\":{\"get\":{\"operationId\":"
+                "\"getCoreV1APIResources\"}},"
+                "\"/api/v1/namespaces/{namespace}/configmaps\":{"
+                "\"get\":{\"x-kubernetes-action\":\"list\",\"responses\":"
+                "{\"200\":{\"$ref\":\"#/components/schemas/CMList\"}}},"
+                "\"parameters\":[{\"name\":\"namespace\"}]},"
+                "\"/api/v1/namespaces/{namespace}/configmaps/{name}\":{"
+                "\"get\":{\"x-kubernetes-action\":\"get\"}},"
+                "\"/api/v1/watch/namespaces/{namespace}/configmaps\":{"
+                "\"get\":{\"x-kubernetes-action\":\"watchlist\"}},"
+                "\"/apis/apps/\":{\"get\":{}},"
+                "\"/apis/apps/v1/namespaces/{namespace}/deployments/{name}"
+                "/scale\":{\"get\":{\"x-kubernetes-action\":\"get\"},"
+                "\"patch\":{\"x-kubernetes-action\":\"patch\"}}}");
+
+    /* the schemas reached, transitively, in the document's order */
+
+    assert_json(json_incref(json_object_get(out, "components")),
+                "{\"schemas\":{\"CM\":{\"properties\":{\"metadata\":"
+                "{\"allOf\":[{\"$ref\":\"#/components/schemas/Meta\"}]}}},"
+                "\"CMList\":{\"properties\":{\"items\":{\"items\":{\"$ref\":"
+                "\"#/components/schemas/CM\"}}}},"
+                "\"Meta\":{\"type\":\"object\"}},"
+                "\"securitySchemes\":{\"BearerToken\":{}}}");
+    json_decref(out);
+
+    /* v2: definitions */
+
+    json_object_set_new(in, "definitions", json_pack("{s:{},s:{}}",
+                                                    "CMList", "Secret"));
+    json_object_del(in, "openapi");
+    json_object_set_new(in, "swagger", json_string("2.0"));
+    json_object_set_new(json_object_get(json_object_get(json_object_get(
+        json_object_get(in, "paths"),
+        "/api/v1/namespaces/{namespace}/configmaps"), "get"), "responses"),
+        "200", json_pack("{s:s}", "$ref", "#/definitions/CMList"));
+
+    out = gcp_front_openapi(&conf, in);
+    assert_json(json_incref(json_object_get(out, "definitions")),
+                "{\"CMList\":{}}");
+    json_decref(out);
+
+    assert_null(gcp_front_openapi(&conf, json_object_get(in, "swagger")));
+    json_decref(in);
+}
+
+
 int
 main(void)
 {
@@ -175,6 +282,7 @@ main(void)
         cmocka_unit_test(test_verbs),
         cmocka_unit_test(test_paths),
         cmocka_unit_test(test_narrow),
+        cmocka_unit_test(test_openapi),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
