@@ -60,6 +60,10 @@ gcp_metrics_hdr_size(void)
 static size_t
 gcp_metrics_table_size(const gcp_metric_def_t *d)
 {
+    if (d->collected) {
+        return 0;
+    }
+
     return gcp_metrics_align(d->max_series * gcp_metrics_slot_size(d));
 }
 
@@ -154,7 +158,7 @@ gcp_metrics_signature(void)
         v[1] = d->nbuckets;
         v[2] = d->max_series;
         v[3] = (size_t) d->scale;
-        v[4] = d->gauge_max;
+        v[4] = d->gauge_max | (d->collected << 1);
         h = gcp_metrics_fnv(h, v, sizeof(v));
 
         if (d->nbuckets) {
@@ -239,7 +243,7 @@ gcp_metrics_clear_proc(int p)
     for (id = 0; id < GCP_M_LAST; id++) {
         d = gcp_metric_def(id);
 
-        if (d->type != GCP_METRIC_GAUGE) {
+        if (d->type != GCP_METRIC_GAUGE || d->collected) {
             continue;
         }
 
@@ -364,6 +368,38 @@ gcp_metrics_on(void)
 /* label sets */
 
 
+int
+gcp_metrics_key(const gcp_metric_def_t *d, const char * const *labels,
+    char *key, size_t *len)
+{
+    size_t               n, i, l;
+    const char          *v;
+    const char * const  *name;
+
+    l = 0;
+
+    for (name = d->labels, i = 0; *name; name++, i++) {
+        v = labels[i] ? labels[i] : "";
+        n = strlen(v);
+
+        if (l + n + (i ? 1 : 0) > GCP_METRICS_KEY) {
+            return GCP_EINVALID;
+        }
+
+        if (i) {
+            key[l++] = '\0';
+        }
+
+        memcpy(key + l, v, n);
+        l += n;
+    }
+
+    *len = l;
+
+    return GCP_OK;
+}
+
+
 /*
  * Returns the slot of family id for the label values, inserting them
  * when new; NULL when the family is full (counted) or the values do not
@@ -374,32 +410,16 @@ static gcp_metric_slot_t *
 gcp_metrics_series(gcp_metric_id_t id, const char * const *labels)
 {
     char                     key[GCP_METRICS_KEY];
-    size_t                   n, len, i, probe;
+    size_t                   len, i, probe;
     uint32_t                 hash, state;
     unsigned                 spins;
-    const char              *v;
-    const char * const      *l;
     gcp_metric_slot_t       *s;
     const gcp_metric_def_t  *d;
 
     d = gcp_metric_def(id);
 
-    len = 0;
-
-    for (l = d->labels, i = 0; *l; l++, i++) {
-        v = labels[i] ? labels[i] : "";
-        n = strlen(v);
-
-        if (len + n + (i ? 1 : 0) > GCP_METRICS_KEY) {
-            goto full;
-        }
-
-        if (i) {
-            key[len++] = '\0';
-        }
-
-        memcpy(key + len, v, n);
-        len += n;
+    if (gcp_metrics_key(d, labels, key, &len) != GCP_OK) {
+        goto full;
     }
 
     hash = gcp_metrics_hash(key, len);
@@ -478,7 +498,9 @@ gcp_metric_add(gcp_metric_id_t id, const char * const *labels, int64_t n)
 
     d = gcp_metric_def(id);
 
-    if (d->type == GCP_METRIC_GAUGE && gcp_metrics_self.proc < 0) {
+    if ((d->type == GCP_METRIC_GAUGE && gcp_metrics_self.proc < 0)
+        || d->collected)
+    {
         return;
     }
 
@@ -509,6 +531,10 @@ gcp_metric_set(gcp_metric_id_t id, const char * const *labels, double v)
 
     d = gcp_metric_def(id);
 
+    if (d->collected) {
+        return;
+    }
+
     s = gcp_metrics_series(id, labels);
     if (s == NULL) {
         return;
@@ -531,6 +557,10 @@ gcp_metric_observe(gcp_metric_id_t id, const char * const *labels, double v)
     }
 
     d = gcp_metric_def(id);
+
+    if (d->collected) {
+        return;
+    }
 
     s = gcp_metrics_series(id, labels);
     if (s == NULL) {

@@ -21,6 +21,13 @@
  * largest value taken) when exposed, so that what a process that exited
  * or crashed held (in-flight requests, watchers) goes away with it.
  *
+ * A value the instance keeps elsewhere in shared memory (a limit that any
+ * process may lower or raise) is a collected family instead: nothing of it
+ * is kept here; the process answering the scrape asks its collectors
+ * (gcp_metrics_collector_add()) for the current series, so that the
+ * answer is the instance's value whichever process wrote it last, and a
+ * series its source no longer has goes away.
+ *
  * Before attaching (or when metrics are off) every update is a no-op.
  * Updates are thread-safe; attach, detach and the writer are for the
  * event loop's thread.
@@ -65,6 +72,8 @@ typedef struct {
     unsigned             set;       /* GCP_METRICS_SET_* */
     unsigned             gauge_max:1;   /* expose the largest value of */
                                         /* the processes, not the sum */
+    unsigned             collected:1;   /* a gauge given at scrape time */
+                                        /* by a collector, not kept */
 } gcp_metric_def_t;
 
 
@@ -119,6 +128,21 @@ typedef enum {
     GCP_M_APF_EXECUTING,
     GCP_M_APF_EXECUTING_SEATS,
     GCP_M_APF_WAIT_DURATION,
+    GCP_M_APF_EXECUTION_DURATION,
+    GCP_M_APF_QUEUE_LENGTH,
+    GCP_M_APF_INQUEUE_SEATS,
+
+    /* API Priority and Fairness, collected from its shared memory */
+    GCP_M_APF_NOMINAL_LIMIT,
+    GCP_M_APF_LOWER_LIMIT,
+    GCP_M_APF_UPPER_LIMIT,
+    GCP_M_APF_CURRENT_LIMIT,
+    GCP_M_APF_DEMAND_HIGH,
+    GCP_M_APF_DEMAND_AVERAGE,
+    GCP_M_APF_DEMAND_STDEV,
+    GCP_M_APF_DEMAND_SMOOTHED,
+    GCP_M_APF_TARGET_SEATS,
+    GCP_M_APF_CURRENT_R,
 
     /* audit (audit/) */
     GCP_M_AUDIT_EVENTS,
@@ -179,7 +203,10 @@ int gcp_metrics_on(void);
 
 /* updates: labels are the values, in the order of the family's names */
 
-/* counter += n (n >= 0); gauge: this process's value += n (any sign) */
+/*
+ * counter += n (n >= 0); gauge: this process's value += n (any sign).
+ * Updates of a collected family are ignored.
+ */
 void gcp_metric_add(gcp_metric_id_t id, const char * const *labels,
     int64_t n);
 
@@ -194,6 +221,33 @@ void gcp_metric_observe(gcp_metric_id_t id, const char * const *labels,
     double v);
 
 
+/* collected families */
+
+typedef struct gcp_metrics_scrape_s  gcp_metrics_scrape_t;
+
+/* Adds the current series of the collected families it knows to s. */
+typedef void (*gcp_metrics_collect_pt)(gcp_metrics_scrape_t *s, void *data);
+
+/*
+ * Makes this process's scrapes call fn(s, data) (a few collectors at a
+ * time; fn and data added twice are called once).  Returns GCP_OK, or
+ * GCP_ENOMEM when every place is taken.  gcp_metrics_collector_del()
+ * undoes one gcp_metrics_collector_add() of fn and data.  For the event
+ * loop's thread.
+ */
+int gcp_metrics_collector_add(gcp_metrics_collect_pt fn, void *data);
+void gcp_metrics_collector_del(gcp_metrics_collect_pt fn, void *data);
+
+/*
+ * In a collector: the series of collected family id with the label values
+ * (in the order of the family's names) has value v.  Beyond the family's
+ * max_series, or with values too long, it is counted in
+ * ngx_gcp_metrics_series_overflow_total instead.
+ */
+void gcp_metrics_put(gcp_metrics_scrape_t *s, gcp_metric_id_t id,
+    const char * const *labels, double v);
+
+
 /* exposition */
 
 #define GCP_METRICS_OPENMETRICS  0x100      /* OpenMetrics 1.0.0 */
@@ -203,8 +257,9 @@ void gcp_metric_observe(gcp_metric_id_t id, const char * const *labels,
  * text format 0.0.4, or OpenMetrics with GCP_METRICS_OPENMETRICS in
  * flags: families sorted by name, series by label values, histogram
  * buckets cumulative and ending with +Inf equal to _count; process_*
- * metrics with the main set; "# EOF" closes OpenMetrics.  Nothing when
- * not attached.
+ * metrics with the main set; "# EOF" closes OpenMetrics.  The collectors
+ * are called first (their series in b->arena).  Nothing when not
+ * attached.
  */
 void gcp_metrics_write(gcp_buf_t *b, unsigned set, unsigned flags);
 

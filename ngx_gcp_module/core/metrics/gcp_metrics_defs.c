@@ -69,6 +69,11 @@ static const char * const  gcp_l_flow_rejected[] = { "flow_schema",
                                                      "reason", NULL };
 static const char * const  gcp_l_flow_wait[] = { "execute", "flow_schema",
                                                  "priority_level", NULL };
+static const char * const  gcp_l_flow_type[] = { "flow_schema",
+                                                 "priority_level", "type",
+                                                 NULL };
+static const char * const  gcp_l_priority_level[] = { "priority_level",
+                                                      NULL };
 static const char * const  gcp_l_none[] = { NULL };
 
 
@@ -128,10 +133,20 @@ static const double  gcp_b_apf_wait[] = {
     0, 0.005, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 15, 30
 };
 
+/* queueLengthBuckets of APF */
+static const double  gcp_b_apf_queue[] = {
+    0, 10, 25, 50, 100, 250, 500, 1000
+};
+
 
 #define gcp_buckets(b)  b, gcp_nelems(b)
 #define GCP_NS          1e9         /* seconds kept in nanoseconds */
 #define GCP_MAIN        GCP_METRICS_SET_MAIN
+
+/* a gauge of API Priority and Fairness per priority level, collected */
+#define gcp_apf_level_gauge(name, help)                                      \
+    { name, help, GCP_METRIC_GAUGE, gcp_l_priority_level, NULL, 0, 256, 1,  \
+      GCP_MAIN, 0, 1 }
 
 
 static const gcp_metric_def_t  gcp_metric_defs[GCP_M_LAST] = {
@@ -378,6 +393,74 @@ static const gcp_metric_def_t  gcp_metric_defs[GCP_M_LAST] = {
         "[BETA] Length of time a request spent waiting in its queue",
         GCP_METRIC_HISTOGRAM, gcp_l_flow_wait, gcp_buckets(gcp_b_apf_wait),
         256, GCP_NS, GCP_MAIN, 0 },
+
+    [GCP_M_APF_EXECUTION_DURATION] = {
+        "apiserver_flowcontrol_request_execution_seconds",
+        "[ALPHA] Duration of initial stage (for a WATCH) or any (for a "
+        "non-WATCH) stage of request execution in the API Priority and "
+        "Fairness subsystem",
+        GCP_METRIC_HISTOGRAM, gcp_l_flow_type, gcp_buckets(gcp_b_apf_wait),
+        256, GCP_NS, GCP_MAIN, 0 },
+
+    [GCP_M_APF_QUEUE_LENGTH] = {
+        "apiserver_flowcontrol_request_queue_length_after_enqueue",
+        "[ALPHA] Length of queue in the API Priority and Fairness "
+        "subsystem, as seen by each request after it is enqueued",
+        GCP_METRIC_HISTOGRAM, gcp_l_flow, gcp_buckets(gcp_b_apf_queue),
+        128, 1, GCP_MAIN, 0 },
+
+    [GCP_M_APF_INQUEUE_SEATS] = {
+        "apiserver_flowcontrol_current_inqueue_seats",
+        "[ALPHA] Number of seats currently pending in queues of the API "
+        "Priority and Fairness subsystem",
+        GCP_METRIC_GAUGE, gcp_l_flow, NULL, 0, 128, 1, GCP_MAIN, 0 },
+
+    [GCP_M_APF_NOMINAL_LIMIT] = gcp_apf_level_gauge(
+        "apiserver_flowcontrol_nominal_limit_seats",
+        "[BETA] Nominal number of execution seats configured for each "
+        "priority level"),
+
+    [GCP_M_APF_LOWER_LIMIT] = gcp_apf_level_gauge(
+        "apiserver_flowcontrol_lower_limit_seats",
+        "[ALPHA] Configured lower bound on number of execution seats "
+        "available to each priority level"),
+
+    [GCP_M_APF_UPPER_LIMIT] = gcp_apf_level_gauge(
+        "apiserver_flowcontrol_upper_limit_seats",
+        "[ALPHA] Configured upper bound on number of execution seats "
+        "available to each priority level"),
+
+    [GCP_M_APF_CURRENT_LIMIT] = gcp_apf_level_gauge(
+        "apiserver_flowcontrol_current_limit_seats",
+        "[ALPHA] current derived number of execution seats available to "
+        "each priority level"),
+
+    [GCP_M_APF_DEMAND_HIGH] = gcp_apf_level_gauge(
+        "apiserver_flowcontrol_demand_seats_high_watermark",
+        "[ALPHA] High watermark, over last adjustment period, of "
+        "demand_seats"),
+
+    [GCP_M_APF_DEMAND_AVERAGE] = gcp_apf_level_gauge(
+        "apiserver_flowcontrol_demand_seats_average",
+        "[ALPHA] Time-weighted average, over last adjustment period, of "
+        "demand_seats"),
+
+    [GCP_M_APF_DEMAND_STDEV] = gcp_apf_level_gauge(
+        "apiserver_flowcontrol_demand_seats_stdev",
+        "[ALPHA] Time-weighted standard deviation, over last adjustment "
+        "period, of demand_seats"),
+
+    [GCP_M_APF_DEMAND_SMOOTHED] = gcp_apf_level_gauge(
+        "apiserver_flowcontrol_demand_seats_smoothed",
+        "[ALPHA] Smoothed seat demands"),
+
+    [GCP_M_APF_TARGET_SEATS] = gcp_apf_level_gauge(
+        "apiserver_flowcontrol_target_seats",
+        "[ALPHA] Seat allocation targets"),
+
+    [GCP_M_APF_CURRENT_R] = gcp_apf_level_gauge(
+        "apiserver_flowcontrol_current_r",
+        "[ALPHA] R(time of last change)"),
 
     [GCP_M_AUDIT_EVENTS] = {
         "apiserver_audit_event_total",

@@ -9,6 +9,10 @@
  *           values (NUL-separated), then the values: a counter's count;
  *           a gauge's value per process slot; a histogram's count per
  *           bucket (+Inf last) and its sum, in 1/scale units
+ *
+ * A collected family has no table: its series are slots of the same shape
+ * made for one scrape in its arena (gcp_metrics_collect.c), the value a
+ * double in the bytes of v[0].
  */
 
 #ifndef _GCP_METRICS_INT_H_INCLUDED_
@@ -84,6 +88,32 @@ void gcp_metrics_add_float(gcp_buf_t *b, double v, int om);
  * (CPU, memory, descriptors), its start time.
  */
 void gcp_metrics_process_write(gcp_buf_t *b, unsigned flags);
+
+/*
+ * Writes the key of the label values of family d (NUL-separated, missing
+ * values empty) to key (GCP_METRICS_KEY bytes) and its length to *len.
+ * Returns GCP_OK, or GCP_EINVALID when they do not fit.
+ */
+int gcp_metrics_key(const gcp_metric_def_t *d, const char * const *labels,
+    char *key, size_t *len);
+
+
+/* The series of the collected families for one scrape. */
+struct gcp_metrics_scrape_s {
+    gcp_arena_t         *arena;
+    gcp_metric_slot_t  **slots[GCP_M_LAST];    /* max_series each, lazily */
+    size_t               n[GCP_M_LAST];
+};
+
+/*
+ * Returns a scrape in a (its series too) after calling every collector of
+ * this process with it, or NULL when out of memory.
+ */
+gcp_metrics_scrape_t *gcp_metrics_collect(gcp_arena_t *a);
+
+/* Returns the value of a slot made by gcp_metrics_put(). */
+double gcp_metrics_collected_value(const gcp_metric_slot_t *s);
+
 
 /* Writes "# HELP" and "# TYPE" lines of a family. */
 void gcp_metrics_write_head(gcp_buf_t *b, const char *name,

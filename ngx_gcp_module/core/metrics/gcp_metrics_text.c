@@ -187,6 +187,11 @@ gcp_metrics_read(const gcp_metric_def_t *d, const gcp_metric_slot_t *s,
         return;
 
     case GCP_METRIC_GAUGE:
+        if (d->collected) {
+            out->value += gcp_metrics_collected_value(s);
+            return;
+        }
+
         best = 0;
         v = 0;
 
@@ -307,7 +312,7 @@ gcp_metrics_key_cmp(const void *a, const void *b)
 
 static void
 gcp_metrics_write_family(gcp_buf_t *b, gcp_metric_id_t id, unsigned flags,
-    gcp_metric_slot_t **slots)
+    gcp_metric_slot_t **slots, const gcp_metrics_scrape_t *scrape)
 {
     size_t                   i, n;
     gcp_metric_slot_t       *s;
@@ -318,7 +323,11 @@ gcp_metrics_write_family(gcp_buf_t *b, gcp_metric_id_t id, unsigned flags,
 
     n = 0;
 
-    for (i = 0; i < d->max_series; i++) {
+    for (i = 0; d->collected && i < scrape->n[id]; i++) {
+        slots[n++] = scrape->slots[id][i];
+    }
+
+    for (i = 0; !d->collected && i < d->max_series; i++) {
         s = gcp_metrics_slot(id, i);
 
         if (__atomic_load_n(&s->state, __ATOMIC_ACQUIRE)
@@ -374,16 +383,23 @@ gcp_metrics_name_cmp(const void *a, const void *b)
 void
 gcp_metrics_write(gcp_buf_t *b, unsigned set, unsigned flags)
 {
-    int                  i;
-    size_t               most;
-    gcp_metric_slot_t  **slots;
-    int                  order[GCP_M_LAST + 1];
+    int                    i;
+    size_t                 most;
+    gcp_metric_slot_t    **slots;
+    gcp_metrics_scrape_t  *scrape;
+    int                    order[GCP_M_LAST + 1];
 
     if (!gcp_metrics_on()) {
         return;
     }
 
     gcp_metrics_reclaim();
+
+    scrape = gcp_metrics_collect(b->arena);
+    if (scrape == NULL) {
+        b->failed = 1;
+        return;
+    }
 
     most = 0;
 
@@ -413,7 +429,7 @@ gcp_metrics_write(gcp_buf_t *b, unsigned set, unsigned flags)
         }
 
         if (gcp_metric_def(order[i])->set & set) {
-            gcp_metrics_write_family(b, order[i], flags, slots);
+            gcp_metrics_write_family(b, order[i], flags, slots, scrape);
         }
     }
 

@@ -3,7 +3,8 @@
  * Unit tests: the metrics registry in shared memory (core/metrics/
  * gcp_metrics.c): counters summed over processes, label sets bounded,
  * gauges per process (gone with their process), histograms, the layout
- * kept over a re-init (reload).
+ * kept over a re-init (reload), collected families (the value of shared
+ * memory at the scrape, whichever process wrote it).
  */
 
 #include <stdarg.h>
@@ -361,6 +362,112 @@ test_reinit_keeps_values(void **state)
 }
 
 
+/* A collector of a value in shared memory: a gauge per priority level. */
+
+typedef struct {
+    int64_t  limits[2];         /* < 0: no such level */
+} source_t;
+
+
+static void
+collect(gcp_metrics_scrape_t *s, void *data)
+{
+    source_t  *src = data;
+
+    static const char * const  a[] = { "a", NULL };
+    static const char * const  b[] = { "b", NULL };
+
+    if (src->limits[0] >= 0) {
+        gcp_metrics_put(s, GCP_M_APF_NOMINAL_LIMIT, a,
+                        (double) __atomic_load_n(&src->limits[0],
+                                                 __ATOMIC_RELAXED));
+    }
+
+    if (src->limits[1] >= 0) {
+        gcp_metrics_put(s, GCP_M_APF_NOMINAL_LIMIT, b,
+                        (double) __atomic_load_n(&src->limits[1],
+                                                 __ATOMIC_RELAXED));
+    }
+
+    /* a family that is not collected: ignored */
+    gcp_metrics_put(s, GCP_M_INFLIGHT, a, 7);
+}
+
+
+static void
+test_collected(void **state)
+{
+    int           status;
+    pid_t         pid;
+    shm_t        *m = *state;
+    source_t     *src;
+    gcp_arena_t  *a;
+    const char   *text;
+
+    src = mmap(NULL, sizeof(source_t), PROT_READ | PROT_WRITE,
+               MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    assert_true(src != MAP_FAILED);
+    src->limits[0] = 5;
+    src->limits[1] = -1;
+
+    attach(m);
+    a = gcp_arena_create(0);
+
+    /* nothing of the family before a collector */
+    text = expose(a, GCP_METRICS_SET_MAIN, 0);
+    assert_null(strstr(text, "apiserver_flowcontrol_nominal_limit_seats"));
+
+    assert_int_equal(gcp_metrics_collector_add(collect, src), GCP_OK);
+
+    text = expose(a, GCP_METRICS_SET_MAIN, 0);
+    assert_int_equal(sample(text, "apiserver_flowcontrol_nominal_limit_seats"
+                                  "{priority_level=\"a\"}"), 5);
+    assert_int_equal(sample(text, "apiserver_flowcontrol_nominal_limit_seats"
+                                  "{priority_level=\"b\"}"), -1);
+    assert_null(strstr(text, "apiserver_current_inflight_requests{"
+                             "request_kind=\"a\"}"));
+
+    /* another process lowers a and adds b, then exits */
+    pid = fork();
+    assert_true(pid >= 0);
+
+    if (pid == 0) {
+        attach(m);
+        src->limits[0] = 2;
+        src->limits[1] = 9;
+        gcp_metric_set(GCP_M_APF_NOMINAL_LIMIT,
+                       (const char *[]) { "a", NULL }, 100);
+        _exit(0);
+    }
+
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFEXITED(status));
+
+    text = expose(a, GCP_METRICS_SET_MAIN, 0);
+    assert_int_equal(sample(text, "apiserver_flowcontrol_nominal_limit_seats"
+                                  "{priority_level=\"a\"}"), 2);
+    assert_int_equal(sample(text, "apiserver_flowcontrol_nominal_limit_seats"
+                                  "{priority_level=\"b\"}"), 9);
+    assert_non_null(strstr(text, "# TYPE apiserver_flowcontrol_nominal_"
+                                 "limit_seats gauge\n"));
+
+    /* b gone from the source: gone from the exposition */
+    src->limits[1] = -1;
+    text = expose(a, GCP_METRICS_SET_MAIN, GCP_METRICS_OPENMETRICS);
+    assert_non_null(strstr(text, "apiserver_flowcontrol_nominal_limit_seats"
+                                 "{priority_level=\"a\"} 2.0\n"));
+    assert_null(strstr(text, "priority_level=\"b\""));
+
+    gcp_metrics_collector_del(collect, src);
+
+    text = expose(a, GCP_METRICS_SET_MAIN, 0);
+    assert_null(strstr(text, "apiserver_flowcontrol_nominal_limit_seats"));
+
+    gcp_arena_destroy(a);
+    munmap(src, sizeof(source_t));
+}
+
+
 int
 main(void)
 {
@@ -373,6 +480,7 @@ main(void)
         cmocka_unit_test_setup_teardown(test_gauges_per_process, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_histogram, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_collected, setup, teardown),
         cmocka_unit_test_setup_teardown(test_reinit_keeps_values, setup,
                                         teardown),
     };
