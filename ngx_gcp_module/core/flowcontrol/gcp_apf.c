@@ -45,6 +45,7 @@ struct gcp_apf_s {
     gcp_apf_shm_t        *shm;
     int                   slot;
     unsigned              off:1;
+    unsigned              collector:1;  /* gcp_apf_metrics_collect() */
 
     gcp_mirror_t         *mirror;
     gcp_fc_config_t      *config;
@@ -556,6 +557,7 @@ gcp_apf_admit(gcp_op_t *op, gcp_apf_next_pt next)
     int                  max_seats;
     gcp_apf_t           *apf = op->api->apf;
     gcp_apf_req_t       *st;
+    gcp_apf_decision_t   decision;
     gcp_fc_match_t       m;
     gcp_fc_request_t     r;
     gcp_apf_ticket_t     t;
@@ -627,9 +629,15 @@ gcp_apf_admit(gcp_op_t *op, gcp_apf_next_pt next)
     t.slot = apf->slot;
     t.details = &d;
 
-    gcp_apf_metrics_arrive(&st->metrics, op->a, &m, t.seats);
+    gcp_apf_metrics_arrive(&st->metrics, op->a, &m, t.seats, ri->verb);
 
-    switch (gcp_apf_shm_start(apf->shm, &t, gcp_apf_now(), &st->place)) {
+    decision = gcp_apf_shm_start(apf->shm, &t, gcp_apf_now(), &st->place);
+
+    if (st->place.queue_length > 0) {
+        gcp_apf_metrics_enqueued(&st->metrics, st->place.queue_length);
+    }
+
+    switch (decision) {
 
     case GCP_APF_EXECUTE:
         st->seat = st->place.rec >= 0;
@@ -779,6 +787,15 @@ gcp_apf_init(gcp_api_t *api)
         if (apf->wakeup == NULL || apf->adjust == NULL) {
             return GCP_ENOMEM;
         }
+
+        /* the levels' limits, whichever worker set them */
+        if (gcp_metrics_collector_add(gcp_apf_metrics_collect, apf->shm)
+            != GCP_OK)
+        {
+            return GCP_ENOMEM;
+        }
+
+        apf->collector = 1;
     }
 
     if (apf->off) {
@@ -805,6 +822,10 @@ gcp_apf_fini(gcp_api_t *api)
 
     if (apf == NULL) {
         return;
+    }
+
+    if (apf->collector) {
+        gcp_metrics_collector_del(gcp_apf_metrics_collect, apf->shm);
     }
 
     if (apf->wakeup) {

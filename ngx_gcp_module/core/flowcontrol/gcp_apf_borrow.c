@@ -126,10 +126,15 @@ gcp_apf_demand_stats(gcp_apf_level_t *l, uint64_t now)
     high = (int32_t) round(l->demand_max);
     t = (double) (now - l->demand_start);
 
+    l->adjusted = 1;
+    l->demand_high = high;
+
     if (t > 0) {
         avg = l->demand_sum / t;
         var = l->demand_sum2 / t - avg * avg;
-        envelope = avg + (var > 0 ? sqrt(var) : 0);
+        l->demand_avg = avg;
+        l->demand_stdev = var > 0 ? sqrt(var) : 0;
+        envelope = avg + l->demand_stdev;
 
         l->smoothed = gcp_max(envelope,
                               GCP_APF_SMOOTHING * l->smoothed
@@ -186,6 +191,7 @@ gcp_apf_shm_adjust(gcp_apf_shm_t *sh, uint64_t now, int force)
         items[n].lower = min_current;
         items[n].upper = gcp_max(l->max_cl, min_current);
         items[n].target = gcp_max((double) min_current, l->smoothed);
+        l->target = items[n].target;
         idx[n++] = i;
 
         required += l->nominal_cl;

@@ -82,6 +82,13 @@ typedef struct {
     uint64_t     demand_last;
     double       smoothed;
 
+    /* what the last adjustment found (for the metrics) */
+    unsigned     adjusted:1;
+    int32_t      demand_high;
+    double       demand_avg;
+    double       demand_stdev;
+    double       target;
+
     /* dropped requests: Retry-After */
     gcp_apf_drops_t  drops[GCP_APF_DROP_HISTORY];
     int32_t          ndrops;
@@ -210,10 +217,11 @@ void gcp_apf_qs_sync(gcp_apf_shm_t *sh, gcp_apf_level_t *l, uint64_t now);
 
 /*
  * Starts record r of level l: executes, queues, or rejects it (then r is
- * freed).
+ * freed).  *queue_length: the requests waiting in the queue r joined,
+ * with r (0: none joined).
  */
 gcp_apf_decision_t gcp_apf_qs_start(gcp_apf_shm_t *sh, gcp_apf_level_t *l,
-    int32_t r, uint64_t hash, uint64_t now);
+    int32_t r, uint64_t hash, uint64_t now, int32_t *queue_length);
 
 /* Takes waiting record r out of its queue (not freed). */
 void gcp_apf_qs_unqueue(gcp_apf_shm_t *sh, int32_t r);

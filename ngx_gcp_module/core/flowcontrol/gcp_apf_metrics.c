@@ -7,13 +7,12 @@
  */
 
 #include "gcp_apf_metrics.h"
-#include "gcp_metrics.h"
 #include "gcp_time.h"
 
 
 void
 gcp_apf_metrics_arrive(gcp_apf_metrics_t *am, gcp_arena_t *a,
-    const gcp_fc_match_t *m, int seats)
+    const gcp_fc_match_t *m, int seats, const char *verb)
 {
     if (!gcp_metrics_on()) {
         return;
@@ -29,7 +28,18 @@ gcp_apf_metrics_arrive(gcp_apf_metrics_t *am, gcp_arena_t *a,
 
     am->arrived_ns = gcp_time_mono_ns();
     am->seats = seats > 0 ? seats : 1;
+    am->watch = strcmp(verb, "watch") == 0;
     am->on = 1;
+}
+
+
+void
+gcp_apf_metrics_enqueued(gcp_apf_metrics_t *am, int queue_length)
+{
+    if (am->on) {
+        gcp_metric_observe(GCP_M_APF_QUEUE_LENGTH, am->labels,
+                           queue_length);
+    }
 }
 
 
@@ -39,6 +49,7 @@ gcp_apf_metrics_queued(gcp_apf_metrics_t *am)
     if (am->on) {
         am->queued = 1;
         gcp_metric_add(GCP_M_APF_INQUEUE, am->labels, 1);
+        gcp_metric_add(GCP_M_APF_INQUEUE_SEATS, am->labels, am->seats);
     }
 }
 
@@ -53,6 +64,7 @@ gcp_apf_metrics_left(gcp_apf_metrics_t *am, const char *execute)
     if (am->queued) {
         am->queued = 0;
         gcp_metric_add(GCP_M_APF_INQUEUE, am->labels, -1);
+        gcp_metric_add(GCP_M_APF_INQUEUE_SEATS, am->labels, -am->seats);
     }
 
     /* execute, flow_schema, priority_level */
@@ -78,6 +90,7 @@ gcp_apf_metrics_dispatched(gcp_apf_metrics_t *am)
 
     gcp_metric_inc(GCP_M_APF_DISPATCHED, am->labels);
 
+    am->started_ns = gcp_time_mono_ns();
     am->executing = 1;
     gcp_metric_add(GCP_M_APF_EXECUTING, am->labels, 1);
     gcp_metric_add(GCP_M_APF_EXECUTING_SEATS, am->labels, am->seats);
@@ -109,9 +122,62 @@ gcp_apf_metrics_rejected(gcp_apf_metrics_t *am, const char *reason)
 void
 gcp_apf_metrics_finished(gcp_apf_metrics_t *am)
 {
-    if (am->executing) {
-        am->executing = 0;
-        gcp_metric_add(GCP_M_APF_EXECUTING, am->labels, -1);
-        gcp_metric_add(GCP_M_APF_EXECUTING_SEATS, am->labels, -am->seats);
+    const char  *v[4];
+
+    if (!am->executing) {
+        return;
+    }
+
+    am->executing = 0;
+    gcp_metric_add(GCP_M_APF_EXECUTING, am->labels, -1);
+    gcp_metric_add(GCP_M_APF_EXECUTING_SEATS, am->labels, -am->seats);
+
+    /* flow_schema, priority_level, type (upstream's: the verb watch or */
+    /* regular) */
+
+    v[0] = am->labels[0];
+    v[1] = am->labels[1];
+    v[2] = am->watch ? "watch" : "regular";
+    v[3] = NULL;
+
+    gcp_metric_observe(GCP_M_APF_EXECUTION_DURATION, v,
+                       (double) (gcp_time_mono_ns() - am->started_ns) / 1e9);
+}
+
+
+void
+gcp_apf_metrics_collect(gcp_metrics_scrape_t *s, void *data)
+{
+    int                    i;
+    const char            *v[2];
+    gcp_apf_shm_t         *sh = data;
+    gcp_apf_level_stat_t   st;
+
+    v[1] = NULL;
+
+    for (i = 0; i < GCP_APF_MAX_LEVELS; i++) {
+        if (!gcp_apf_shm_level_stat(sh, i, &st)) {
+            continue;
+        }
+
+        v[0] = st.name;
+
+        gcp_metrics_put(s, GCP_M_APF_NOMINAL_LIMIT, v, st.nominal_cl);
+        gcp_metrics_put(s, GCP_M_APF_LOWER_LIMIT, v, st.min_cl);
+        gcp_metrics_put(s, GCP_M_APF_UPPER_LIMIT, v, st.max_cl);
+        gcp_metrics_put(s, GCP_M_APF_CURRENT_LIMIT, v, st.current_cl);
+
+        if (!st.exempt) {
+            gcp_metrics_put(s, GCP_M_APF_CURRENT_R, v, st.current_r);
+        }
+
+        if (st.adjusted) {
+            gcp_metrics_put(s, GCP_M_APF_DEMAND_HIGH, v, st.demand_high);
+            gcp_metrics_put(s, GCP_M_APF_DEMAND_AVERAGE, v, st.demand_avg);
+            gcp_metrics_put(s, GCP_M_APF_DEMAND_STDEV, v, st.demand_stdev);
+            gcp_metrics_put(s, GCP_M_APF_DEMAND_SMOOTHED, v,
+                            st.demand_smoothed);
+            gcp_metrics_put(s, GCP_M_APF_TARGET_SEATS, v, st.target);
+        }
     }
 }

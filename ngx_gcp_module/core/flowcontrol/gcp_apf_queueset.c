@@ -492,7 +492,7 @@ gcp_apf_qs_dispatch(gcp_apf_shm_t *sh, gcp_apf_level_t *l, uint64_t now)
 
 gcp_apf_decision_t
 gcp_apf_qs_start(gcp_apf_shm_t *sh, gcp_apf_level_t *l, int32_t r,
-    uint64_t hash, uint64_t now)
+    uint64_t hash, uint64_t now, int32_t *queue_length)
 {
     int32_t           qi, q;
     gcp_apf_rec_t    *rec = &gcp_apf_recs(sh)[r];
@@ -561,6 +561,8 @@ gcp_apf_qs_start(gcp_apf_shm_t *sh, gcp_apf_level_t *l, int32_t r,
 
         l->waiting_queues = q;
     }
+
+    *queue_length = queue->waiting;
 
     queue->seats_waiting += rec->seats;
     queue->work_waiting += rec->work;

@@ -667,6 +667,7 @@ gcp_apf_shm_start(gcp_apf_shm_t *sh, const gcp_apf_ticket_t *t,
 
     place->rec = GCP_APF_NONE;
     place->token = 0;
+    place->queue_length = 0;
 
     if (t->level < 0 || t->level >= GCP_APF_MAX_LEVELS) {
         return GCP_APF_REJECT;
@@ -706,7 +707,7 @@ gcp_apf_shm_start(gcp_apf_shm_t *sh, const gcp_apf_ticket_t *t,
     rec->arrive_wall = gcp_apf_wall();
     gcp_apf_rec_details(rec, t->details);
 
-    d = gcp_apf_qs_start(sh, l, r, t->hash, now);
+    d = gcp_apf_qs_start(sh, l, r, t->hash, now, &place->queue_length);
 
     if (d != GCP_APF_REJECT) {
         place->rec = r;
@@ -1033,7 +1034,9 @@ gcp_apf_shm_level_stat(gcp_apf_shm_t *sh, int i, gcp_apf_level_stat_t *st)
         return 0;
     }
 
-    st->name = l->name;
+    memcpy(st->name_copy, l->name, GCP_APF_NAME_LEN);
+    st->name_copy[GCP_APF_NAME_LEN - 1] = '\0';
+    st->name = st->name_copy;
     st->nominal_cl = l->nominal_cl;
     st->min_cl = l->min_cl;
     st->max_cl = l->max_cl;
@@ -1047,6 +1050,14 @@ gcp_apf_shm_level_stat(gcp_apf_shm_t *sh, int i, gcp_apf_level_stat_t *st)
     st->timed_out = l->timed_out;
     st->cancelled = l->cancelled;
     st->quiescing = l->quiescing;
+    st->exempt = l->exempt;
+    st->current_r = l->current_r;
+    st->adjusted = l->adjusted;
+    st->demand_high = l->demand_high;
+    st->demand_avg = l->demand_avg;
+    st->demand_stdev = l->demand_stdev;
+    st->demand_smoothed = l->smoothed;
+    st->target = l->target;
 
     gcp_apf_unlock(sh);
 

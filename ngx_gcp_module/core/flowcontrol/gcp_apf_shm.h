@@ -100,6 +100,9 @@ typedef struct {
     int32_t      rec;           /* -1: none (an exempt request for which */
                                 /* no record was free) */
     uint32_t     token;
+    int32_t      queue_length;  /* set by gcp_apf_shm_start(): the */
+                                /* requests waiting in its queue once it */
+                                /* joined (0: it joined none) */
 } gcp_apf_place_t;
 
 
@@ -159,7 +162,9 @@ int gcp_apf_shm_level(gcp_apf_shm_t *sh, const char *name, int *max_seats);
 
 /*
  * Starts a request: executes it (seats taken), queues it, or rejects it.
- * *place is set for EXECUTE and QUEUED.
+ * *place is set for EXECUTE and QUEUED.  A request of a level with queues
+ * joins one (and may leave it at once, dispatched), as upstream's
+ * queueset does.
  */
 gcp_apf_decision_t gcp_apf_shm_start(gcp_apf_shm_t *sh,
     const gcp_apf_ticket_t *t, uint64_t now, gcp_apf_place_t *place);
@@ -203,9 +208,10 @@ int gcp_apf_shm_inflight(gcp_apf_shm_t *sh, int mutating);
 void gcp_apf_shm_inflight_done(gcp_apf_shm_t *sh, int mutating);
 
 
-/* The state of one level, for tests and the dumps. */
+/* The state of one level, for tests, the dumps and the metrics. */
 typedef struct {
-    const char  *name;
+    const char  *name;              /* name_copy */
+    char         name_copy[GCP_APF_NAME_LEN];
     int          nominal_cl;
     int          min_cl;
     int          max_cl;
@@ -219,6 +225,16 @@ typedef struct {
     uint64_t     timed_out;
     uint64_t     cancelled;
     unsigned     quiescing:1;
+    unsigned     exempt:1;
+    double       current_r;         /* virtual time, seat-seconds */
+
+    /* the last borrowing adjustment (adjusted 0: none yet) */
+    unsigned     adjusted:1;
+    int          demand_high;       /* seats, high watermark */
+    double       demand_avg;
+    double       demand_stdev;
+    double       demand_smoothed;
+    double       target;
 } gcp_apf_level_stat_t;
 
 /* Fills st for level i; returns 0 when i is not a level in use. */

@@ -4,13 +4,16 @@
  * Priority and Fairness (core/flowcontrol/gcp_apf_metrics.c): dispatched
  * at once or from a queue, rejected for each of upstream's reasons, the
  * queue and execution gauges back to 0, the wait histogram by execute,
- * the names kept when the configuration that held them goes.
+ * the execution histogram by type, the queue length after enqueue, the
+ * names kept when the configuration that held them goes; the levels'
+ * limits collected from the dispatcher's region at each scrape.
  */
 
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <cmocka.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -91,8 +94,8 @@ has_line(env_t *e, const char *line)
 /* A classification whose names live in a buffer that goes afterwards. */
 
 static void
-arrive(env_t *e, gcp_apf_metrics_t *am, const char *fs, const char *pl,
-    int seats)
+arrive_verb(env_t *e, gcp_apf_metrics_t *am, const char *fs, const char *pl,
+    int seats, const char *verb)
 {
     char            names[2][64];
     gcp_fc_match_t  m;
@@ -105,9 +108,39 @@ arrive(env_t *e, gcp_apf_metrics_t *am, const char *fs, const char *pl,
     m.flow_schema = names[0];
     m.level = names[1];
 
-    gcp_apf_metrics_arrive(am, e->a, &m, seats);
+    gcp_apf_metrics_arrive(am, e->a, &m, seats, verb);
 
     memset(names, 'x', sizeof(names));
+}
+
+
+static void
+arrive(env_t *e, gcp_apf_metrics_t *am, const char *fs, const char *pl,
+    int seats)
+{
+    arrive_verb(e, am, fs, pl, seats, "get");
+}
+
+
+/* Asserts that the exposition has no line starting with prefix. */
+
+static void
+no_line(env_t *e, const char *prefix)
+{
+    gcp_buf_t   b;
+    const char *p, *text;
+
+    gcp_buf_init(&b, e->a);
+    gcp_metrics_write(&b, GCP_METRICS_SET_MAIN, 0);
+    gcp_buf_add(&b, "", 1);
+    assert_false(gcp_buf_failed(&b));
+    text = b.data;
+
+    for (p = text; (p = strstr(p, prefix)) != NULL; p++) {
+        if (p == text || p[-1] == '\n') {
+            fail_msg("a line \"%s...\" in:\n%s", prefix, text);
+        }
+    }
 }
 
 
@@ -205,6 +238,197 @@ test_rejected_by_reason(void **state)
 
 
 static void
+test_execution_by_type(void **state)
+{
+    env_t              *e = *state;
+    gcp_apf_metrics_t   get, watch, rejected;
+
+    arrive_verb(e, &get, "service-accounts", "workload-low", 1, "get");
+    gcp_apf_metrics_enqueued(&get, 1);
+    gcp_apf_metrics_dispatched(&get);
+    gcp_apf_metrics_finished(&get);
+
+    arrive_verb(e, &watch, "service-accounts", "workload-low", 1, "watch");
+    gcp_apf_metrics_enqueued(&watch, 12);
+    gcp_apf_metrics_queued(&watch);
+    gcp_apf_metrics_dispatched(&watch);
+
+    /* not finished: its initial stage goes on */
+    no_line(e, "apiserver_flowcontrol_request_execution_seconds_count{"
+               "flow_schema=\"service-accounts\",priority_level="
+               "\"workload-low\",type=\"watch\"}");
+
+    gcp_apf_metrics_finished(&watch);
+
+    /* never executed: no execution */
+    arrive(e, &rejected, "service-accounts", "workload-low", 1);
+    gcp_apf_metrics_rejected(&rejected, GCP_APF_REJECT_QUEUE_FULL);
+    gcp_apf_metrics_finished(&rejected);
+
+    has_line(e, "# TYPE apiserver_flowcontrol_request_execution_seconds "
+                "histogram");
+    has_line(e, "apiserver_flowcontrol_request_execution_seconds_count{"
+                "flow_schema=\"service-accounts\",priority_level="
+                "\"workload-low\",type=\"regular\"} 1");
+    has_line(e, "apiserver_flowcontrol_request_execution_seconds_count{"
+                "flow_schema=\"service-accounts\",priority_level="
+                "\"workload-low\",type=\"watch\"} 1");
+    has_line(e, "apiserver_flowcontrol_request_execution_seconds_bucket{"
+                "flow_schema=\"service-accounts\",priority_level="
+                "\"workload-low\",type=\"watch\",le=\"30\"} 1");
+
+    /* upstream's queueLengthBuckets: 1 <= 10 < 12 <= 25 */
+    has_line(e, "apiserver_flowcontrol_request_queue_length_after_enqueue_"
+                "bucket" FLOW ",le=\"0\"} 0");
+    has_line(e, "apiserver_flowcontrol_request_queue_length_after_enqueue_"
+                "bucket" FLOW ",le=\"10\"} 1");
+    has_line(e, "apiserver_flowcontrol_request_queue_length_after_enqueue_"
+                "bucket" FLOW ",le=\"25\"} 2");
+    has_line(e, "apiserver_flowcontrol_request_queue_length_after_enqueue_"
+                "sum" FLOW "} 13");
+}
+
+
+static void
+test_inqueue_seats(void **state)
+{
+    env_t              *e = *state;
+    gcp_apf_metrics_t   a, b;
+
+    arrive(e, &a, "service-accounts", "workload-low", 4);
+    gcp_apf_metrics_queued(&a);
+    arrive(e, &b, "service-accounts", "workload-low", 2);
+    gcp_apf_metrics_queued(&b);
+
+    has_line(e, "apiserver_flowcontrol_current_inqueue_seats" FLOW "} 6");
+
+    gcp_apf_metrics_dispatched(&a);
+    gcp_apf_metrics_rejected(&b, GCP_APF_REJECT_TIME_OUT);
+
+    has_line(e, "apiserver_flowcontrol_current_inqueue_seats" FLOW "} 0");
+}
+
+
+/* upstream's suggested levels with the mandatory ones (test_apf_shm.c) */
+static const gcp_apf_level_conf_t  levels[] = {
+    { "exempt", "u-exempt", 1, 0, 0, 0, 0, 0, -1 },
+    { "catch-all", "u-ca", 0, 0, 0, 0, 5, 0, -1 },
+    { "system", "u-sys", 0, 64, 6, 50, 30, 33, -1 },
+    { "node-high", "u-nh", 0, 64, 6, 50, 40, 25, -1 },
+    { "leader-election", "u-le", 0, 16, 4, 50, 10, 0, -1 },
+    { "workload-high", "u-wh", 0, 128, 6, 50, 40, 50, -1 },
+    { "workload-low", "u-wl", 0, 128, 6, 50, 100, 90, -1 },
+    { "global-default", "u-gd", 0, 128, 6, 50, 20, 50, -1 },
+};
+
+
+static void
+test_limits_collected(void **state)
+{
+    env_t                 *e = *state;
+    size_t                 size;
+    void                  *mem;
+    const char            *err;
+    char                   line[128];
+    gcp_apf_shm_t         *sh;
+    gcp_apf_level_stat_t   st;
+    gcp_apf_level_conf_t   conf[8];
+
+    size = gcp_apf_shm_size(2, 64);
+    mem = mmap(NULL, size, PROT_READ | PROT_WRITE,
+               MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    assert_true(mem != MAP_FAILED);
+
+    sh = gcp_apf_shm_init(mem, size, 2, 64, 6, 4, 2, &err);
+    assert_non_null(sh);
+    assert_int_equal(gcp_apf_shm_configure(sh, 1, levels, 8, 0), 1);
+
+    /* twice (two APIs of a process): collected once */
+    assert_int_equal(gcp_metrics_collector_add(gcp_apf_metrics_collect, sh),
+                     GCP_OK);
+    assert_int_equal(gcp_metrics_collector_add(gcp_apf_metrics_collect, sh),
+                     GCP_OK);
+
+    /* the limits of test_apf_shm.c's test_limits (ServerCL 6) */
+    has_line(e, "# TYPE apiserver_flowcontrol_nominal_limit_seats gauge");
+    has_line(e, "apiserver_flowcontrol_nominal_limit_seats{priority_level="
+                "\"workload-low\"} 3");
+    has_line(e, "apiserver_flowcontrol_lower_limit_seats{priority_level="
+                "\"workload-low\"} 0");
+    has_line(e, "apiserver_flowcontrol_upper_limit_seats{priority_level="
+                "\"workload-low\"} 9");
+    has_line(e, "apiserver_flowcontrol_current_limit_seats{priority_level="
+                "\"workload-low\"} 3");
+    has_line(e, "apiserver_flowcontrol_nominal_limit_seats{priority_level="
+                "\"exempt\"} 0");
+    has_line(e, "apiserver_flowcontrol_current_r{priority_level="
+                "\"workload-low\"} 0");
+    no_line(e, "apiserver_flowcontrol_current_r{priority_level="
+               "\"exempt\"}");
+
+    /* no adjustment yet: no demand */
+    no_line(e, "apiserver_flowcontrol_demand_seats_average{");
+    no_line(e, "apiserver_flowcontrol_target_seats{");
+
+    /*
+     * workload-low's shares go down (100 -> 10: 3 seats -> 1); global-
+     * default is gone (a series its source no longer has goes too, once
+     * idle)
+     */
+    memcpy(conf, levels, sizeof(levels));
+    conf[6].shares = 10;
+    assert_int_equal(gcp_apf_shm_configure(sh, 2, conf, 7, 0), 1);
+
+    has_line(e, "apiserver_flowcontrol_nominal_limit_seats{priority_level="
+                "\"workload-low\"} 1");
+    /* CurrentCL waits for the next adjustment */
+    has_line(e, "apiserver_flowcontrol_current_limit_seats{priority_level="
+                "\"workload-low\"} 3");
+    no_line(e, "apiserver_flowcontrol_nominal_limit_seats{priority_level="
+               "\"global-default\"}");
+
+    /* an adjustment: the demand of the period (none) and the target */
+    assert_int_equal(gcp_apf_shm_adjust(sh, 1000000000ull, 1), 1);
+
+    has_line(e, "apiserver_flowcontrol_demand_seats_high_watermark{"
+                "priority_level=\"workload-low\"} 0");
+    has_line(e, "apiserver_flowcontrol_demand_seats_average{"
+                "priority_level=\"workload-low\"} 0");
+    has_line(e, "apiserver_flowcontrol_demand_seats_stdev{"
+                "priority_level=\"workload-low\"} 0");
+    has_line(e, "apiserver_flowcontrol_demand_seats_smoothed{"
+                "priority_level=\"workload-low\"} 0");
+    /* max(minCurrentCL, smoothed): the lower limit of system, 1 */
+    has_line(e, "apiserver_flowcontrol_target_seats{"
+                "priority_level=\"system\"} 1");
+
+    /* whatever the adjustment made of CurrentCL, the region's */
+    assert_true(gcp_apf_shm_level_stat(sh, gcp_apf_shm_level(sh,
+                                       "workload-low", NULL), &st));
+    assert_int_not_equal(st.current_cl, 3);
+    snprintf(line, sizeof(line), "apiserver_flowcontrol_current_limit_"
+             "seats{priority_level=\"workload-low\"} %d", st.current_cl);
+    has_line(e, line);
+
+    /* updates of a collected family are ignored */
+    gcp_metric_set(GCP_M_APF_NOMINAL_LIMIT, (const char *[]) { "x", NULL },
+                   5);
+    no_line(e, "apiserver_flowcontrol_nominal_limit_seats{priority_level="
+               "\"x\"}");
+
+    gcp_metrics_collector_del(gcp_apf_metrics_collect, sh);
+    has_line(e, "apiserver_flowcontrol_nominal_limit_seats{priority_level="
+                "\"workload-low\"} 1");
+    gcp_metrics_collector_del(gcp_apf_metrics_collect, sh);
+    no_line(e, "apiserver_flowcontrol_nominal_limit_seats{");
+    no_line(e, "# TYPE apiserver_flowcontrol_nominal_limit_seats");
+
+    gcp_apf_shm_close(sh);
+    munmap(mem, size);
+}
+
+
+static void
 test_off(void **state)
 {
     env_t              *e = *state;
@@ -227,6 +451,12 @@ main(void)
         cmocka_unit_test_setup_teardown(test_dispatched_and_finished, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_rejected_by_reason, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_execution_by_type, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_inqueue_seats, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_limits_collected, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_off, setup, teardown),
     };
