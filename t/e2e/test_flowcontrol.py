@@ -5,16 +5,20 @@ the enforcement with a small server concurrency limit (4 + 2 seats) on two
 workers: 429 with Retry-After under overload while the admin and a lease
 renewal go on, fair queuing between two flows, a level's limit across the
 workers, the debug dumps, the Dangling condition, the ensurer, and the
-inflight limits with APF off.
+inflight limits with APF off; the apiserver_flowcontrol_* metrics of
+requests and of the levels' limits, the same from either worker.
 
 Slow requests are lists at a future resourceVersion: the server holds
 them 3 seconds (the watch cache's wait) before answering 504, in their
 seats all along."""
 
 import hashlib
+import math
+import re
 import struct
 import threading
 import time
+import uuid
 
 import pytest
 
@@ -423,8 +427,19 @@ def test_overload(srv):
     assert value(m, "apiserver_flowcontrol_request_wait_duration_"
                   "seconds_bucket", execute="true", le="0.5",
                   **flow) <= 1
+    # every request admitted joined the one queue; some saw others
+    # waiting in it (one seat, a queue of 2)
+    qlen = "apiserver_flowcontrol_request_queue_length_after_enqueue_"
+    assert value(m, qlen + "count", **flow) == served
+    assert value(m, qlen + "sum", **flow) > served
+    assert value(m, qlen + "bucket", le="10", **flow) == served
+    assert value(m, "apiserver_flowcontrol_request_execution_seconds_count",
+                  type="regular", **flow) == served
+    # each held its seat for the 3 seconds of the list
+    assert value(m, "apiserver_flowcontrol_request_execution_seconds_"
+                  "bucket", type="regular", le="2", **flow) == 0
     for gauge in ("current_inqueue_requests", "current_executing_requests",
-                  "current_executing_seats"):
+                  "current_executing_seats", "current_inqueue_seats"):
         assert m["apiserver_flowcontrol_" + gauge]
         assert value(m, "apiserver_flowcontrol_" + gauge, **flow) == 0
     lists = {"verb": "LIST", "resource": "configmaps", "scope": "namespace"}
@@ -591,6 +606,141 @@ def test_debug_dumps(srv):
     assert r.json["message"] == ('forbidden: User "alice" cannot get path '
                                  '"/debug/api_priority_and_fairness/'
                                  'dump_queues"')
+
+
+def scrapes_by_worker(srv, at_once=6):
+    """Scrapes /metrics on connections at once until both workers have
+    answered (their pids in the access log); returns {pid: samples}."""
+    by_pid = {}
+
+    def attempt():
+        tags = [uuid.uuid4().hex for _ in range(at_once)]
+        texts = {}
+
+        def run(tag):
+            r = req(srv, "GET", "/metrics?scrape=" + tag)
+            assert r.status == 200, r
+            texts[tag] = r.body.decode()
+
+        threads = [threading.Thread(target=run, args=(t,)) for t in tags]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(60)
+
+        def logged():
+            with open(srv.data_dir + "/access.log") as f:
+                found = dict(re.findall(
+                    r'"GET /metrics\?scrape=(\w+) HTTP/1.1" 200 .* '
+                    r'pid=(\d+)', f.read()))
+            return {t: found[t] for t in tags if t in found}
+
+        assert eventually(lambda: len(logged()) == len(tags), 30)
+        for tag, pid in logged().items():
+            by_pid[pid] = samples(texts[tag])
+        return len(by_pid) >= 2
+
+    assert eventually(attempt, 120)
+    return by_pid
+
+
+def level_gauges(m, name):
+    """{level: value} of apiserver_flowcontrol_<name>."""
+    return {lab["priority_level"]: v
+            for lab, v in m.get("apiserver_flowcontrol_" + name, [])}
+
+
+def nominal_limits(srv):
+    """Each level's NominalCL from the stored objects: ceil(ServerCL *
+    NCS / sum of NCS), ServerCL 6 (LIMITS)."""
+    r = req(srv, "GET", FC + "/prioritylevelconfigurations")
+    assert r.status == 200, r
+    shares = {}
+    for plc in r.json["items"]:
+        spec = plc["spec"]
+        part = spec.get("limited") or spec.get("exempt") or {}
+        shares[plc["metadata"]["name"]] = part.get(
+            "nominalConcurrencyShares", 0)
+    total = sum(shares.values())
+    return {n: math.ceil(6 * s / total) for n, s in shares.items()}
+
+
+def test_limit_gauges(srv):
+    """The limits of the levels, kept in the dispatcher's shared memory,
+    read the same from either worker, also when a level's go down."""
+    assert req(srv, "POST", FC + "/prioritylevelconfigurations",
+               level("gauged", 300)).status == 201
+
+    seen = []
+
+    def limits_shown():
+        """Every level's limits as its object says, from both workers."""
+        want = nominal_limits(srv)
+        names = {line.split(",")[0] for line in
+                 dump(srv).splitlines()[1:]}
+        for pid, m in scrapes_by_worker(srv).items():
+            got = {name: level_gauges(m, name) for name in (
+                "nominal_limit_seats", "lower_limit_seats",
+                "upper_limit_seats", "current_limit_seats")}
+            seen[:] = [pid, want, got]
+            nominal = got["nominal_limit_seats"]
+            # every level of the dispatcher, and only those
+            assert set(nominal) == names, (nominal, names)
+            if any(nominal[n] != v for n, v in want.items()):
+                return False
+            # no lending, no borrowing: every bound is NominalCL
+            if any(got[name]["gauged"] != want["gauged"] for name in got):
+                return False
+        return True
+
+    # about half of the 6 seats
+    assert eventually(limits_shown, 60), seen
+    before = seen[1]["gauged"]
+    assert before >= 3
+
+    # down to 1 seat, whichever worker adjusted the current limit (every
+    # 10 seconds)
+    set_shares(srv, "gauged", 1)
+    assert eventually(limits_shown, 90), seen
+    assert seen[1]["gauged"] == 1
+
+    # gone from the dispatcher, gone from the metrics
+    assert req(srv, "DELETE", FC + "/prioritylevelconfigurations/"
+               "gauged").status == 200
+    assert eventually(lambda: level_row(srv, "gauged") is None, 60)
+    assert eventually(lambda: all(
+        "gauged" not in level_gauges(m, "nominal_limit_seats")
+        for m in scrapes_by_worker(srv).values()), 60)
+
+
+def test_execution_metrics(srv):
+    """A request's time in its seat under its FlowSchema and level, type
+    regular; a watch's initial stage, type watch."""
+    tok = token(srv, "watcher")
+    flow = {"flow_schema": "service-accounts",
+            "priority_level": "workload-low"}
+    execution = "apiserver_flowcontrol_request_execution_seconds_count"
+    qlen = "apiserver_flowcontrol_request_queue_length_after_enqueue_count"
+    before = metrics(srv)
+
+    r = req(srv, "GET", "/api/v1/namespaces/%s/configmaps" % NS, tok=tok)
+    assert r.status == 200, r
+    classified(srv, r, "service-accounts", "workload-low")
+    w = req(srv, "GET", "/api/v1/namespaces/%s/configmaps?watch=1"
+            "&timeoutSeconds=1" % NS, tok=tok)
+    assert w.status == 200, w
+    classified(srv, w, "service-accounts", "workload-low")
+
+    after = metrics(srv)
+    for kind in ("regular", "watch"):
+        assert value(after, execution, type=kind, **flow) >= \
+            value(before, execution, type=kind, **flow) + 1, kind
+    # its seat went back when the watch started: well under the second
+    # the watch lasted
+    assert value(after, "apiserver_flowcontrol_request_execution_seconds_"
+                 "bucket", type="watch", le="0.5", **flow) >= 1
+    # a level with queues: both joined one
+    assert value(after, qlen, **flow) >= value(before, qlen, **flow) + 2
 
 
 def test_ensurer_at_start(srv):
