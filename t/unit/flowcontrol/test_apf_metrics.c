@@ -19,6 +19,7 @@
 #include <sys/mman.h>
 
 #include "gcp_apf_metrics.h"
+#include "apf_levels.h"
 #include "gcp_metrics.h"
 
 
@@ -66,20 +67,31 @@ teardown(void **state)
 }
 
 
+/* The exposition of the main set (in e->a). */
+
+static const char *
+exposition(env_t *e)
+{
+    gcp_buf_t  b;
+
+    gcp_buf_init(&b, e->a);
+    gcp_metrics_write(&b, GCP_METRICS_SET_MAIN, 0);
+    gcp_buf_add(&b, "", 1);
+    assert_false(gcp_buf_failed(&b));
+
+    return b.data;
+}
+
+
 /* Asserts that the exposition holds line (a whole line). */
 
 static void
 has_line(env_t *e, const char *line)
 {
     size_t      n = strlen(line);
-    gcp_buf_t   b;
     const char *p, *text;
 
-    gcp_buf_init(&b, e->a);
-    gcp_metrics_write(&b, GCP_METRICS_SET_MAIN, 0);
-    gcp_buf_add(&b, "", 1);
-    assert_false(gcp_buf_failed(&b));
-    text = b.data;
+    text = exposition(e);
 
     for (p = text; (p = strstr(p, line)) != NULL; p++) {
         if ((p == text || p[-1] == '\n') && p[n] == '\n') {
@@ -127,14 +139,9 @@ arrive(env_t *e, gcp_apf_metrics_t *am, const char *fs, const char *pl,
 static void
 no_line(env_t *e, const char *prefix)
 {
-    gcp_buf_t   b;
     const char *p, *text;
 
-    gcp_buf_init(&b, e->a);
-    gcp_metrics_write(&b, GCP_METRICS_SET_MAIN, 0);
-    gcp_buf_add(&b, "", 1);
-    assert_false(gcp_buf_failed(&b));
-    text = b.data;
+    text = exposition(e);
 
     for (p = text; (p = strstr(p, prefix)) != NULL; p++) {
         if (p == text || p[-1] == '\n') {
@@ -307,19 +314,6 @@ test_inqueue_seats(void **state)
 
     has_line(e, "apiserver_flowcontrol_current_inqueue_seats" FLOW "} 0");
 }
-
-
-/* upstream's suggested levels with the mandatory ones (test_apf_shm.c) */
-static const gcp_apf_level_conf_t  levels[] = {
-    { "exempt", "u-exempt", 1, 0, 0, 0, 0, 0, -1 },
-    { "catch-all", "u-ca", 0, 0, 0, 0, 5, 0, -1 },
-    { "system", "u-sys", 0, 64, 6, 50, 30, 33, -1 },
-    { "node-high", "u-nh", 0, 64, 6, 50, 40, 25, -1 },
-    { "leader-election", "u-le", 0, 16, 4, 50, 10, 0, -1 },
-    { "workload-high", "u-wh", 0, 128, 6, 50, 40, 50, -1 },
-    { "workload-low", "u-wl", 0, 128, 6, 50, 100, 90, -1 },
-    { "global-default", "u-gd", 0, 128, 6, 50, 20, 50, -1 },
-};
 
 
 static void
