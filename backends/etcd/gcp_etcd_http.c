@@ -11,7 +11,11 @@
  * or not established) is retried there at once, a GCP_ETCD_SAFE call
  * (reads) after any transport failure or an "unavailable" answer, until
  * its deadline.  A write that may have reached etcd is not retried: its
- * outcome is unknown and the caller gets the error.
+ * outcome is unknown and the caller gets the error.  Nor does curl send a
+ * write again by itself (o.replayable): a txn sent on a kept-alive
+ * connection to a member that died after applying it would otherwise be
+ * sent to it again, or refused there and taken for never sent, and a
+ * create would meet its own key (409 AlreadyExists).
  */
 
 #include <stdlib.h>
@@ -402,6 +406,10 @@ gcp_etcd_call_send(gcp_etcd_call_t *c)
     o.ca.file = h->cacert;
     o.cert.file = h->cert;
     o.key.file = h->key;
+
+    /* a write is sent once: curl's re-send after a reused connection */
+    /* died would apply it twice, or fail its compare (gcp_http.h) */
+    o.replayable = c->stream || (c->flags & GCP_ETCD_SAFE);
 
     if (c->stream) {
         o.connect_timeout_ms = gcp_min(h->timeout, GCP_ETCD_CONNECT_MS);

@@ -14,12 +14,18 @@
 - a three-member etcd cluster on loopback: killing the member in use
   during a create load loses no acknowledged create and the service goes
   on; without quorum requests fail fast with 503/504 Status errors; with
-  the members back the same nginx serves again.
+  the members back the same nginx serves again;
+- a write is sent to etcd once: when the kept-alive connection carrying
+  a create dies after etcd applied it (a proxy in front of etcd drops
+  the answer), the client is told the outcome is unknown (500), never
+  409 AlreadyExists for its own create (libcurl would send it again).
 
 The suites shared with LMDB run on etcd with `pytest --storage=etcd`.
 """
 
+import base64
 import json
+import socket
 import threading
 import time
 import urllib.error
@@ -29,7 +35,7 @@ import pytest
 
 from etcd_cluster import EtcdCluster
 from gcp_http import assert_status, call, configmap, connect, create_namespace
-from gcp_server import GcpServer
+from gcp_server import GcpServer, free_port
 from gcp_wait import eventually
 
 # every test starts its own etcd: nothing here depends on the session's
@@ -414,3 +420,137 @@ def test_crd_served_by_other_instance(etcd, unique_name):
         assert eventually(lambda: established(a, "twins." + GROUP))
         assert eventually(lambda: call(b, "GET", "/apis/%s/v1/twins"
                                        % GROUP).status == 200, timeout=1.0)
+
+
+class DroppingProxy:
+    """A TCP proxy in front of one etcd member.  arm(needle) makes it drop
+    the answer to the next /v3/kv/txn request holding needle that comes on
+    a connection which carried a request before (a kept-alive one): the
+    request reaches etcd, which applies it, then the proxy closes the
+    connection without a byte of the answer, as a member that dies at
+    that moment.  txns[needle] counts such requests forwarded."""
+
+    def __init__(self, upstream):
+        host, port = upstream.rsplit("//", 1)[1].rsplit(":", 1)
+        self.upstream = (host, int(port))
+        self.lock = threading.Lock()
+        self.needle = None
+        self.dropped = 0
+        self.txns = 0
+        self.listener = socket.socket()
+        self.listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self.listener.bind(("127.0.0.1", free_port()))
+        self.listener.listen(64)
+        self.url = "http://127.0.0.1:%d" % self.listener.getsockname()[1]
+        threading.Thread(target=self.accept, daemon=True).start()
+
+    def arm(self, needle):
+        with self.lock:
+            self.needle, self.txns = needle, 0
+
+    def accept(self):
+        while True:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return
+            try:
+                server = socket.create_connection(self.upstream, timeout=10)
+            except OSError:
+                client.close()
+                continue
+            server.settimeout(None)
+            conn = {"drop": False}
+            threading.Thread(target=self.up, args=(client, server, conn),
+                             daemon=True).start()
+            threading.Thread(target=self.down, args=(client, server, conn),
+                             daemon=True).start()
+
+    def up(self, client, server, conn):
+        requests, buf = 0, b""
+        while True:
+            try:
+                data = client.recv(65536)
+            except OSError:
+                data = b""
+            if not data:
+                break
+            buf = (buf + data)[-65536:]
+            requests += data.count(b"POST /v3/")
+            with self.lock:
+                if (self.needle and b"POST /v3/kv/txn" in buf
+                        and self.needle in buf):
+                    self.txns += 1
+                    if requests > 1 and not self.dropped:
+                        conn["drop"] = True
+                        self.dropped += 1
+                    buf = b""
+            try:
+                server.sendall(data)
+            except OSError:
+                break
+        for s in (client, server):
+            try:
+                s.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+
+    def down(self, client, server, conn):
+        while True:
+            try:
+                data = server.recv(65536)
+            except OSError:
+                data = b""
+            if not data or conn["drop"]:
+                break
+            try:
+                client.sendall(data)
+            except OSError:
+                break
+        for s in (client, server):
+            try:
+                s.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+            s.close()
+
+    def close(self):
+        self.listener.close()
+
+
+def test_write_sent_once_when_connection_dies(etcd, unique_name):
+    """etcd applies a create, the kept-alive connection dies before its
+    answer: the client hears 500 (outcome unknown), not 409 for its own
+    create; the object exists once, and the next creates succeed."""
+    ns = unique_name("ns")
+    proxy = DroppingProxy(etcd.endpoints.split(",")[0])
+    try:
+        with GcpServer(workers=1, etcd=proxy.url,
+                       storage_opts="prefix=/once") as srv:
+            create_namespace(srv, ns)
+            path = "/api/v1/namespaces/%s/configmaps" % ns
+            # connections to keep alive and reuse
+            for i in range(3):
+                r = call(srv, "POST", path, configmap("warm-%d" % i))
+                assert r.status == 201, r
+
+            key = "/once/configmaps/%s/target" % ns
+            proxy.arm(base64.b64encode(key.encode()))
+            r = call(srv, "POST", path, configmap("target"))
+            assert proxy.dropped == 1
+            assert r.status != 409, r
+            assert r.status == 500 and r.json["kind"] == "Status", r
+            assert "reason" not in r.json, r
+            # sent once: curl's re-send on a fresh connection is refused
+            assert proxy.txns == 1
+
+            # applied once (served once the watch brought it)
+            assert eventually(lambda: call(
+                srv, "GET", path + "/target").status == 200)
+            out = etcd.etcdctl("get", "--prefix", key, "--keys-only")
+            assert [k for k in out.splitlines() if k] == [key]
+
+            r = call(srv, "POST", path, configmap("after"))
+            assert r.status == 201, r
+    finally:
+        proxy.close()

@@ -16,6 +16,12 @@
  * close-socket callback makes the loop forget a descriptor before curl
  * closes it (nginx must not see a closed fd in epoll).
  *
+ * A request goes to a connection once per attempt: the pre-request
+ * callback counts them.  A second one is curl's own re-send after a
+ * reused connection died (see gcp_http.h): refused unless the request is
+ * replayable.  Once one attempt started, the request counts as sent,
+ * whatever failed later (the re-send's connect too).
+ *
  * curl's TLS leaves errors in OpenSSL's error queue (a handshake that
  * failed, a connection shut down during it); the process's other TLS
  * users (nginx's own connections) find them there and take them for
@@ -67,6 +73,8 @@ struct gcp_http_req_s {
     unsigned             busy:1;        /* one of its callbacks runs */
     unsigned             dead:1;        /* cancelled during it */
     unsigned             too_large:1;
+    unsigned             replayable:1;
+    unsigned             attempts:2;    /* handed to a connection (max 2) */
 
     char                 err[CURL_ERROR_SIZE];
 };
@@ -516,6 +524,24 @@ gcp_http_pem_set(CURL *e, CURLoption blob, CURLoption file,
 
 
 static int
+gcp_http_prereq_cb(void *clientp, char *primary_ip, char *local_ip,
+    int primary_port, int local_port)
+{
+    gcp_http_req_t  *r = clientp;
+
+    if (r->attempts < 2) {
+        r->attempts++;
+    }
+
+    if (r->attempts > 1 && !r->replayable) {
+        return CURL_PREREQFUNC_ABORT;
+    }
+
+    return CURL_PREREQFUNC_OK;
+}
+
+
+static int
 gcp_http_req_setup(gcp_http_req_t *r, const gcp_http_opts_t *o)
 {
     size_t               i;
@@ -572,6 +598,8 @@ gcp_http_req_setup(gcp_http_req_t *r, const gcp_http_opts_t *o)
 
     curl_easy_setopt(e, CURLOPT_HTTPHEADER, r->headers);
     curl_easy_setopt(e, CURLOPT_PRIVATE, r);
+    curl_easy_setopt(e, CURLOPT_PREREQFUNCTION, gcp_http_prereq_cb);
+    curl_easy_setopt(e, CURLOPT_PREREQDATA, r);
     curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, gcp_http_write_cb);
     curl_easy_setopt(e, CURLOPT_WRITEDATA, r);
     curl_easy_setopt(e, CURLOPT_ERRORBUFFER, r->err);
@@ -641,6 +669,9 @@ gcp_http_send(gcp_http_t *h, const gcp_http_opts_t *o, gcp_http_data_pt data,
     r->done = done;
     r->arg = arg;
     r->max_body = o->max_body;
+    r->replayable = o->replayable || (o->body.data == NULL
+                                      && (o->method == NULL
+                                          || strcmp(o->method, "GET") == 0));
     r->easy = curl_easy_init();
 
     r->next = h->reqs;
@@ -761,18 +792,16 @@ gcp_http_error_kind(gcp_http_req_t *r, CURLcode code)
 static void
 gcp_http_finish(gcp_http_req_t *r, CURLcode code)
 {
-    long                req_size, conns, err;
+    long                conns, err;
     char               *ct;
     gcp_http_result_t   res;
 
     memset(&res, 0, sizeof(res));
 
-    req_size = 0;
     conns = 0;
     err = 0;
     ct = NULL;
 
-    (void) curl_easy_getinfo(r->easy, CURLINFO_REQUEST_SIZE, &req_size);
     (void) curl_easy_getinfo(r->easy, CURLINFO_NUM_CONNECTS, &conns);
     (void) curl_easy_getinfo(r->easy, CURLINFO_OS_ERRNO, &err);
     (void) curl_easy_getinfo(r->easy, CURLINFO_RESPONSE_CODE, &res.status);
@@ -781,17 +810,27 @@ gcp_http_finish(gcp_http_req_t *r, CURLcode code)
     r->h->connections += (uint64_t) conns;
 
     res.error = gcp_http_error_kind(r, code);
-    /* no connection, no request: a count left from an earlier */
-    /* transfer of a reused handle does not make it sent */
-    res.sent = req_size > 0 && res.error != GCP_HTTP_ERR_CONNECT
-               && res.error != GCP_HTTP_ERR_RESOLVE
-               && res.error != GCP_HTTP_ERR_TLS;
+    res.sent = r->attempts > 0;
     res.os_errno = (int) err;
     res.content_type = ct;
     res.message = code == CURLE_OK ? NULL
                   : res.error == GCP_HTTP_ERR_TOO_LARGE
                   ? "the answer is too large" : curl_easy_strerror(code);
     res.detail = r->err[0] ? r->err : res.message;
+
+    if (res.sent && code != CURLE_OK
+        && (r->attempts > 1 || res.error == GCP_HTTP_ERR_CONNECT
+            || res.error == GCP_HTTP_ERR_RESOLVE
+            || res.error == GCP_HTTP_ERR_TLS))
+    {
+        /* sent on a reused connection that died before an answer; what */
+        /* failed afterwards (a re-send refused, or its connect) says */
+        /* nothing about the request */
+        res.error = GCP_HTTP_ERR_TRANSPORT;
+        res.os_errno = 0;
+        res.message = "the connection closed before an answer";
+        res.detail = res.message;
+    }
 
     if (r->data && gcp_http_deliver(r) != GCP_OK) {
         return;

@@ -94,8 +94,20 @@ typedef struct {
     unsigned              tcp_keepalive:1;  /* probes on an idle stream */
     unsigned              insecure:1;       /* the server's certificate */
                                             /* not verified */
+    unsigned              replayable:1;     /* may be sent again (below) */
 } gcp_http_opts_t;
 
+
+/*
+ * Sent at most once: libcurl sends a request again on a fresh connection
+ * when a reused keep-alive connection died before any byte of the answer
+ * ("Connection died, retrying a fresh connect"); the server may have acted
+ * on the first copy (a member killed after applying a write).  As Go's
+ * transport replays only idempotent requests, this client lets curl do so
+ * only for a request that is replayable: o->replayable set, or a GET
+ * without a body.  Any other request ends there, error
+ * GCP_HTTP_ERR_TRANSPORT with sent set: its outcome is unknown.
+ */
 
 /*
  * Returns a client on loop keeping at most max_conns idle connections,

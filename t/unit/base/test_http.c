@@ -5,8 +5,9 @@
  * one per connection) and, for TLS, openssl s_server with certificates
  * the test makes: answers and bodies, keep-alive connection reuse,
  * connect-to, timeouts, refused connections, streams, cancels, a body
- * limit, CA bundles given in memory, a client certificate, and a server
- * name checked through connect-to.
+ * limit, CA bundles given in memory, a client certificate, a server
+ * name checked through connect-to, and curl's re-send after a reused
+ * connection died: allowed for a GET, refused for a POST (sent once).
  */
 
 #include <stdarg.h>
@@ -35,6 +36,7 @@
 static int               srv_fd = -1;
 static int               srv_port;
 static int               srv_accepted;
+static int               srv_drops;     /* /drop requests read */
 static pthread_mutex_t   srv_lock = PTHREAD_MUTEX_INITIALIZER;
 
 
@@ -136,6 +138,15 @@ srv_conn(void *arg)
             srv_puts(fd, "HTTP/1.1 200 OK\r\nContent-Length: 65536\r\n\r\n");
             srv_write(fd, big, 65536);
             free(big);
+
+        } else if (strcmp(path, "/drop") == 0) {
+            /* read, then the connection dies without a byte of answer */
+            pthread_mutex_lock(&srv_lock);
+            srv_drops++;
+            pthread_mutex_unlock(&srv_lock);
+
+            close(fd);
+            return NULL;
 
         } else {
             /* /silent: never answers; the client gives up */
@@ -241,6 +252,7 @@ typedef struct {
     size_t              len;
     char                ctype[64];
     int                 os_errno;
+    int                 sent;
     int                 chunks;         /* data callbacks */
     char                lines[256];
 } result_t;
@@ -255,6 +267,7 @@ on_done(void *arg, const gcp_http_result_t *res)
     r->error = res->error;
     r->status = res->status;
     r->os_errno = res->os_errno;
+    r->sent = res->sent;
     r->len = gcp_min(res->body.len, sizeof(r->body) - 1);
     memcpy(r->body, res->body.data, r->len);
     r->body[r->len] = '\0';
@@ -379,6 +392,76 @@ test_answer_and_keep_alive(void **state)
     run(loop, &r, 5000);
     assert_int_equal(r.error, GCP_HTTP_OK);
     assert_string_equal(r.body, "hello");
+
+    gcp_http_destroy(h);
+    gcp_loop_poll_destroy(loop);
+}
+
+
+static int
+drops(void)
+{
+    int  n;
+
+    pthread_mutex_lock(&srv_lock);
+    n = srv_drops;
+    pthread_mutex_unlock(&srv_lock);
+
+    return n;
+}
+
+
+/*
+ * A request on a kept-alive connection that dies before any answer: curl
+ * sends it again on a fresh connection (which dies too).  A GET may be;
+ * a POST is sent once and ends sent, its outcome unknown.
+ */
+static void
+test_sent_once_on_reused_connection(void **state)
+{
+    int               i, before;
+    char              url[128];
+    gcp_loop_t       *loop;
+    gcp_http_t       *h;
+    gcp_http_opts_t   o;
+    result_t          r;
+
+    loop = gcp_loop_poll_create();
+    h = gcp_http_create(loop, 8);
+    assert_non_null(h);
+
+    snprintf(url, sizeof(url), "http://127.0.0.1:%d/drop", srv_port);
+
+    for (i = 0; i < 3; i++) {
+        /* a kept-alive connection to reuse */
+        memset(&r, 0, sizeof(r));
+        assert_non_null(send_to(h, "/hello", NULL, &r, 5000));
+        run(loop, &r, 5000);
+        assert_int_equal(r.status, 201);
+
+        memset(&o, 0, sizeof(o));
+        o.url = url;
+        o.timeout_ms = 5000;
+
+        if (i > 0) {
+            o.method = "POST";
+            o.body.data = "{\"a\":1}";
+            o.body.len = 7;
+            o.replayable = (i == 2);
+        }
+
+        before = drops();
+
+        memset(&r, 0, sizeof(r));
+        assert_non_null(gcp_http_send(h, &o, NULL, on_done, &r));
+        run(loop, &r, 5000);
+        assert_int_equal(r.done, 1);
+        assert_int_equal(r.error, GCP_HTTP_ERR_TRANSPORT);
+        assert_int_equal(r.sent, 1);
+
+        /* GET and the replayable POST twice, the other POST once */
+        assert_int_equal(drops() - before, i == 1 ? 1 : 2);
+    }
 
     gcp_http_destroy(h);
     gcp_loop_poll_destroy(loop);
@@ -631,6 +714,7 @@ main(void)
     const struct CMUnitTest  tests[] = {
         cmocka_unit_test(test_answer_and_keep_alive),
         cmocka_unit_test(test_failures),
+        cmocka_unit_test(test_sent_once_on_reused_connection),
         cmocka_unit_test(test_stream),
         cmocka_unit_test(test_tls),
     };
