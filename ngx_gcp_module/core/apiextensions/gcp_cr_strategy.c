@@ -524,6 +524,18 @@ gcp_cr_converts(gcp_op_t *op)
 }
 
 
+/*
+ * Rows are cached under the CRD's revision (its columns, schema and
+ * defaults), but not through a conversion webhook (its answers are its
+ * own).
+ */
+static int64_t
+gcp_cr_table_epoch(gcp_op_t *op)
+{
+    return gcp_cr_converts(op) ? -1 : gcp_cr_of(op)->def->revision;
+}
+
+
 static void
 gcp_cr_converted(void *arg, int rc, json_t * const *objs, size_t n,
     const char *message)
@@ -608,6 +620,7 @@ const gcp_strategy_t  gcp_cr_strategy = {
     .prepare_create = gcp_cr_prepare_create,
     .prepare_update = gcp_cr_prepare_update,
     .table_cells = gcp_cr_table_cells,
+    .table_epoch = gcp_cr_table_epoch,
     .field_value = gcp_cr_field_value,
     .to_external = gcp_cr_to_external,
     .to_internal = gcp_cr_to_internal,

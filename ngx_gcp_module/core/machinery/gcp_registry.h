@@ -107,6 +107,14 @@ struct gcp_strategy_s {
     int   (*table_cmp)(const void *a, const void *b);
 
     /*
+     * What the Table rows of op's resource depend on besides the object,
+     * as a number in the row cache's key (a CRD's revision: its printer
+     * columns and schema), or -1: rows not cached.  Unset: rows are cached
+     * for resources without an owner only.
+     */
+    int64_t (*table_epoch)(gcp_op_t *op);
+
+    /*
      * The value of a field selector label for obj (beyond metadata.name and
      * metadata.namespace), or NULL; owned by obj or op's arena.
      */

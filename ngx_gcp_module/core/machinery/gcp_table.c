@@ -169,10 +169,11 @@ gcp_table_sorted(gcp_op_t *op, gcp_table_item_t *items, size_t n)
 
 
 /*
- * The row cache: "cells" and "object" of a row, by resource, Table
- * version, includeObject and storage key, at the key's mod_revision, with
- * the time its ages change ([until, bytes]).  Custom resources' columns
- * change with their CRD under the same objects: not cached.
+ * The row cache: "cells" and "object" of a row, by resource, its
+ * strategy's table_epoch (custom resources' columns change with their CRD
+ * under the same objects: the CRD's revision), Table version,
+ * includeObject and storage key, at the key's mod_revision, with the time
+ * its ages change ([until, bytes]).
  */
 typedef struct {
     const char       *meta_av;
@@ -186,6 +187,7 @@ typedef struct {
 static void
 gcp_table_ctx_init(gcp_op_t *op, gcp_table_ctx_t *ctx)
 {
+    int64_t          epoch;
     struct timespec  ts;
 
     ts = gcp_time_now();
@@ -194,13 +196,24 @@ gcp_table_ctx_init(gcp_op_t *op, gcp_table_ctx_t *ctx)
 
     gcp_buf_init(&ctx->key, op->a);
 
-    if (op->api->tablecache == NULL || op->res->owner) {
+    if (op->api->tablecache == NULL) {
         return;
     }
 
-    gcp_buf_printf(&ctx->key, "%s/%s/%s %s %s ", op->res->group,
-                   op->res->version, op->res->name, ctx->meta_av,
-                   ctx->include);
+    if (op->res->strategy && op->res->strategy->table_epoch) {
+        epoch = op->res->strategy->table_epoch(op);
+
+    } else {
+        epoch = op->res->owner ? -1 : 0;
+    }
+
+    if (epoch < 0) {
+        return;
+    }
+
+    gcp_buf_printf(&ctx->key, "%s/%s/%s %lld %s %s ", op->res->group,
+                   op->res->version, op->res->name, (long long) epoch,
+                   ctx->meta_av, ctx->include);
 
     if (!gcp_buf_failed(&ctx->key)) {
         ctx->variant = ctx->key.len;
