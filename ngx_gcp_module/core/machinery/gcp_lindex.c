@@ -836,6 +836,71 @@ gcp_lindex_query(gcp_lindex_t *ix, gcp_arena_t *a, const char *ns,
 
 
 int
+gcp_lindex_selector(gcp_arena_t *a, const gcp_label_selector_t *labels,
+    const gcp_field_selector_t *fields,
+    int (*indexed)(void *ctx, const char *field), void *ctx,
+    gcp_label_selector_t **out)
+{
+    char                    *key;
+    size_t                   i, nl, nf;
+    gcp_label_req_t         *r;
+    gcp_label_selector_t    *sel;
+    const gcp_field_term_t  *t;
+
+    nl = labels ? labels->n : 0;
+    nf = fields ? fields->n : 0;
+
+    sel = gcp_calloc(a, sizeof(gcp_label_selector_t));
+    if (sel == NULL) {
+        return GCP_ENOMEM;
+    }
+
+    sel->nothing = labels ? labels->nothing : 0;
+    sel->reqs = gcp_alloc(a, (nl + nf + 1) * sizeof(gcp_label_req_t));
+
+    if (sel->reqs == NULL) {
+        return GCP_ENOMEM;
+    }
+
+    if (nl) {
+        memcpy(sel->reqs, labels->reqs, nl * sizeof(gcp_label_req_t));
+    }
+
+    sel->n = nl;
+
+    for (i = 0; i < nf; i++) {
+        t = &fields->terms[i];
+
+        if (strlen(t->value) != t->value_len || !indexed(ctx, t->field)) {
+            return GCP_EUNAVAILABLE;
+        }
+
+        key = gcp_alloc(a, strlen(t->field) + 2);
+        r = &sel->reqs[sel->n];
+        r->values = gcp_alloc(a, sizeof(const char *));
+
+        if (key == NULL || r->values == NULL) {
+            return GCP_ENOMEM;
+        }
+
+        key[0] = GCP_LINDEX_FIELD;
+        memcpy(key + 1, t->field, strlen(t->field) + 1);
+
+        r->key = key;
+        r->op = t->not_equal ? GCP_SEL_NOT_EQUALS : GCP_SEL_EQUALS;
+        r->nvalues = 1;
+        r->values[0] = t->value;
+
+        sel->n++;
+    }
+
+    *out = sel;
+
+    return GCP_OK;
+}
+
+
+int
 gcp_lindex_any_from(gcp_lindex_t *ix, const char *ns, gcp_str_t from)
 {
     char             buf[256], *name;

@@ -1,7 +1,8 @@
 
 /*
  * A label index of one resource's objects (one storage prefix), in process
- * memory: storage key to labels and mod_revision, and postings from
+ * memory: storage key to labels (and field values, as labels of their
+ * own: gcp_lindex_selector()) and mod_revision, and postings from
  * (namespace, label key) and (namespace, key=value) to keys, each also for
  * all namespaces.  A query returns the keys of a namespace (or of all)
  * whose labels satisfy a label selector, sorted, reading only the smallest
@@ -61,6 +62,27 @@ void gcp_lindex_delete(gcp_lindex_t *ix, gcp_str_t key);
 int gcp_lindex_query(gcp_lindex_t *ix, gcp_arena_t *a, const char *ns,
     const gcp_label_selector_t *sel, gcp_str_t from,
     gcp_lindex_hit_t **hits, size_t *n);
+
+/*
+ * Field values are recorded as labels named GCP_LINDEX_FIELD and the
+ * field label ("$metadata.name"), which no label key can be (a label
+ * selector never names them): put records an object's labels and every
+ * field the index holds for its resource, "" for an absent one (a field
+ * selector compares absent fields as "").
+ */
+#define GCP_LINDEX_FIELD  '$'
+
+/*
+ * Returns GCP_OK with *out (arena-owned): labels (NULL: none) and the
+ * terms of fields (NULL: none), "f=v" and "f!=v" as requirements on the
+ * labels named for f; GCP_EUNAVAILABLE when a term names a field for
+ * which indexed(ctx, field) returns 0 or a value holding a NUL byte;
+ * GCP_ENOMEM.
+ */
+int gcp_lindex_selector(gcp_arena_t *a, const gcp_label_selector_t *labels,
+    const gcp_field_selector_t *fields,
+    int (*indexed)(void *ctx, const char *field), void *ctx,
+    gcp_label_selector_t **out);
 
 /* Returns 1 when namespace ns ("": any) holds a key not below from. */
 int gcp_lindex_any_from(gcp_lindex_t *ix, const char *ns, gcp_str_t from);

@@ -9,6 +9,7 @@
 
 #include "gcp_reg_index.h"
 #include "gcp_object.h"
+#include "gcp_registry.h"
 #include "gcp_continue.h"
 
 
@@ -26,6 +27,7 @@ struct gcp_rix_s {
     gcp_lindex_t        *ix;            /* NULL: not built */
     gcp_store_watch_t   *watch;
     gcp_arena_t         *list_arena;
+    const gcp_resource_t *res;          /* its declared fields, or NULL */
     int64_t              last_change;   /* no change after it */
     uint64_t             retry_at;
     unsigned             namespaced:1;
@@ -95,21 +97,121 @@ gcp_rix_total(gcp_reg_indexes_t *set)
 }
 
 
+/*
+ * The declared field selector labels of res whose values the index may
+ * record from stored objects: those of a built-in resource stored in its
+ * own form.  Returns them (NULL-terminated, borrowed) or NULL.
+ */
+static const char * const *
+gcp_rix_declared(const gcp_resource_t *res)
+{
+    const gcp_strategy_t  *st = res->strategy;
+
+    if (res->owner || st == NULL || st->field_value == NULL
+        || st->to_external || res->field_labels == NULL)
+    {
+        return NULL;
+    }
+
+    return res->field_labels;
+}
+
+
+/* Sets the label for field (GCP_LINDEX_FIELD and its name) in labels. */
+static void
+gcp_rix_set_field(json_t *labels, const char *field, const char *v)
+{
+    char  buf[256];
+
+    if (strlen(field) + 2 > sizeof(buf)) {
+        return;
+    }
+
+    buf[0] = GCP_LINDEX_FIELD;
+    memcpy(buf + 1, field, strlen(field) + 1);
+
+    json_object_set_new(labels, buf, json_string(v ? v : ""));
+}
+
+
+/*
+ * The labels the index records for obj: its labels, metadata.name,
+ * metadata.namespace and the declared fields of rix's resource, as
+ * gcp_reg_matches() reads them.  Returns a new reference, or NULL when
+ * out of memory.
+ */
+static json_t *
+gcp_rix_labels(gcp_rix_t *rix, json_t *obj)
+{
+    size_t                i;
+    json_t               *labels;
+    gcp_op_t              op;
+    const char           *field;
+    const char * const   *fields;
+
+    labels = json_object();
+    if (labels == NULL) {
+        return NULL;
+    }
+
+    json_object_update(labels, json_object_get(json_object_get(obj,
+                                                                "metadata"),
+                                               "labels"));
+
+    gcp_rix_set_field(labels, "metadata.name", gcp_meta_str(obj, "name"));
+    gcp_rix_set_field(labels, "metadata.namespace",
+                      gcp_meta_str(obj, "namespace"));
+
+    fields = rix->res ? gcp_rix_declared(rix->res) : NULL;
+    if (fields == NULL) {
+        return labels;
+    }
+
+    /* field_value reads the object and allocates from op's arena */
+
+    memset(&op, 0, sizeof(gcp_op_t));
+    op.res = rix->res;
+    op.a = gcp_arena_create(0);
+
+    if (op.a == NULL) {
+        json_decref(labels);
+        return NULL;
+    }
+
+    for (i = 0; fields[i]; i++) {
+        field = fields[i];
+
+        if (strncmp(field, "metadata.", 9) != 0) {
+            gcp_rix_set_field(labels, field,
+                              rix->res->strategy->field_value(&op, obj,
+                                                              field));
+        }
+    }
+
+    gcp_arena_destroy(op.a);
+
+    return labels;
+}
+
+
 /* Records one stored object; returns GCP_OK, or GCP_ENOSPACE past the
  * bound, or GCP_ENOMEM (then the index was dropped). */
 static int
 gcp_rix_put(gcp_rix_t *rix, gcp_str_t key, gcp_str_t value, int64_t rev)
 {
     int      rc;
-    json_t  *obj;
+    json_t  *obj, *labels;
 
     obj = json_loadb(value.data, value.len, 0, NULL);
-
-    rc = gcp_lindex_put(rix->ix, key,
-                        json_object_get(json_object_get(obj, "metadata"),
-                                        "labels"),
-                        rev);
+    labels = gcp_rix_labels(rix, obj);
     json_decref(obj);
+
+    if (labels == NULL) {
+        return GCP_ENOMEM;
+    }
+
+    rc = gcp_lindex_put(rix->ix, key, labels, rev);
+    json_decref(labels);
 
     if (rc != GCP_OK) {
         return rc;
@@ -246,9 +348,13 @@ gcp_rix_get(gcp_reg_indexes_t *set, gcp_op_t *op)
         return NULL;
     }
 
+    /* one per prefix and declared fields (events of both groups) */
+
     for (rix = set->list; rix; rix = rix->next) {
         if (rix->prefix_len == prefix.len
-            && memcmp(rix->prefix, prefix.data, prefix.len) == 0)
+            && memcmp(rix->prefix, prefix.data, prefix.len) == 0
+            && (rix->res ? gcp_rix_declared(rix->res) : NULL)
+               == gcp_rix_declared(op->res))
         {
             break;
         }
@@ -269,6 +375,7 @@ gcp_rix_get(gcp_reg_indexes_t *set, gcp_op_t *op)
         memcpy(rix->prefix, prefix.data, prefix.len);
         rix->prefix_len = prefix.len;
         rix->namespaced = op->res->namespaced;
+        rix->res = gcp_rix_declared(op->res) ? op->res : NULL;
         rix->set = set;
         rix->next = set->list;
         set->list = rix;
@@ -284,16 +391,44 @@ gcp_rix_get(gcp_reg_indexes_t *set, gcp_op_t *op)
 }
 
 
+/* Returns 1 when the index of rix records field. */
+static int
+gcp_rix_indexed(void *ctx, const char *field)
+{
+    size_t               i;
+    gcp_rix_t           *rix = ctx;
+    const char * const  *fields;
+
+    if (strcmp(field, "metadata.name") == 0
+        || strcmp(field, "metadata.namespace") == 0)
+    {
+        return 1;
+    }
+
+    fields = rix->res ? gcp_rix_declared(rix->res) : NULL;
+
+    for (i = 0; fields && fields[i]; i++) {
+        if (strcmp(fields[i], field) == 0) {
+            return 1;
+        }
+    }
+
+    return 0;
+}
+
+
 int
 gcp_reg_index_query(gcp_op_t *op, int64_t rev,
-    const gcp_label_selector_t *sel, gcp_str_t from, int64_t limit,
-    gcp_lindex_hit_t **hits, size_t *n, int *more)
+    const gcp_label_selector_t *labels, const gcp_field_selector_t *fields,
+    gcp_str_t from, int64_t limit, gcp_lindex_hit_t **hits, size_t *n,
+    int *more)
 {
-    int                 rc;
-    char               *last;
-    gcp_str_t           next;
-    gcp_rix_t          *rix;
-    gcp_reg_indexes_t  *set = op->api->lindex;
+    int                    rc;
+    char                  *last;
+    gcp_str_t              next;
+    gcp_rix_t             *rix;
+    gcp_reg_indexes_t     *set = op->api->lindex;
+    gcp_label_selector_t  *sel;
 
     *more = 0;
 
@@ -308,6 +443,12 @@ gcp_reg_index_query(gcp_op_t *op, int64_t rev,
         || gcp_store_watch_revision(set->store, rix->watch) < rev)
     {
         return GCP_EUNAVAILABLE;
+    }
+
+    rc = gcp_lindex_selector(op->a, labels, fields, gcp_rix_indexed, rix,
+                             &sel);
+    if (rc != GCP_OK) {
+        return rc;
     }
 
     rc = gcp_lindex_query(rix->ix, op->a, op->ri.ns, sel, from, hits, n);

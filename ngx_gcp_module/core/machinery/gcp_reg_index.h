@@ -1,7 +1,8 @@
 
 /*
  * Each worker's label indexes (gcp_lindex.h), one per resource listed
- * with a label selector: loaded by a range on first use, then kept
+ * with a label or field selector (and per set of declared fields: events
+ * of core/v1 and events.k8s.io/v1 share their storage): loaded by a range on first use, then kept
  * current by a store watch from the range's revision; bounded by
  * gcp_label_index_size (all indexes of the worker: an index that would
  * pass the bound is dropped, and built again a minute later).
@@ -34,13 +35,18 @@ void gcp_reg_indexes_free(gcp_reg_indexes_t *set);
 /*
  * For a list of op's resource and namespace at revision rev: returns
  * GCP_OK with *hits (arena-owned, sorted) the keys not below from whose
- * labels satisfy sel, and *more 1 when the namespace holds keys after
- * hits[limit - 1] (limit 0: none asked); GCP_EUNAVAILABLE when no index
- * answers for rev (none built yet: this starts building one); GCP_ENOMEM.
+ * labels satisfy labels and whose fields satisfy fields (either NULL:
+ * any), and *more 1 when the namespace holds keys after hits[limit - 1]
+ * (limit 0: none asked); GCP_EUNAVAILABLE when no index answers for rev
+ * (none built yet: this starts building one) or fields names a field the
+ * index does not record (metadata.name, metadata.namespace and, for
+ * built-in resources stored in their own form, the declared ones are
+ * recorded); GCP_ENOMEM.
  */
 int gcp_reg_index_query(gcp_op_t *op, int64_t rev,
-    const gcp_label_selector_t *sel, gcp_str_t from, int64_t limit,
-    gcp_lindex_hit_t **hits, size_t *n, int *more);
+    const gcp_label_selector_t *labels, const gcp_field_selector_t *fields,
+    gcp_str_t from, int64_t limit, gcp_lindex_hit_t **hits, size_t *n,
+    int *more);
 
 /* Indexes, keys and bytes held, lists answered (statistics, tests). */
 void gcp_reg_indexes_stats(gcp_reg_indexes_t *set, size_t *indexes,

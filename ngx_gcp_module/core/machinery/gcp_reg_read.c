@@ -607,8 +607,8 @@ gcp_list_index_rev(void *arg, gcp_store_result_t *res)
         return;
     }
 
-    rc = gcp_reg_index_query(op, res->revision, l->lo.labels, l->start,
-                             l->limit, &l->hits, &n, &more);
+    rc = gcp_reg_index_query(op, res->revision, l->lo.labels, l->lo.fields,
+                             l->start, l->limit, &l->hits, &n, &more);
 
     if (rc == GCP_EUNAVAILABLE) {
         gcp_list_fetch(l);
@@ -656,8 +656,9 @@ gcp_list_by_index(gcp_list_t *l)
 {
     gcp_op_t  *op = l->op;
 
-    if (op->api->lindex == NULL || gcp_label_selector_empty(l->lo.labels)
-        || !gcp_field_selector_empty(l->lo.fields) || l->lo.name)
+    if (op->api->lindex == NULL || op->ri.name[0]
+        || (gcp_label_selector_empty(l->lo.labels)
+            && gcp_field_selector_empty(l->lo.fields)))
     {
         return 0;
     }
@@ -681,8 +682,11 @@ gcp_list_start(void *data)
         key = gcp_object_key(op->a, op->res, op->ri.ns, l->lo.name);
 
         if (op->res->namespaced && op->ri.ns[0] == '\0') {
-            /* metadata.name across namespaces: a full scan */
-            gcp_list_fetch(l);
+            /* metadata.name across namespaces: the index, or a scan */
+            if (!gcp_list_by_index(l)) {
+                gcp_list_fetch(l);
+            }
+
             return;
         }
 
