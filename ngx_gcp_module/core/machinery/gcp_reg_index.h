@@ -2,10 +2,11 @@
 /*
  * Each worker's label indexes (gcp_lindex.h), one per resource listed
  * with a label or field selector (and per set of declared fields: events
- * of core/v1 and events.k8s.io/v1 share their storage): loaded by a range on first use, then kept
- * current by a store watch from the range's revision; bounded by
- * gcp_label_index_size (all indexes of the worker: an index that would
- * pass the bound is dropped, and built again a minute later).
+ * of core/v1 and events.k8s.io/v1 share their storage): loaded by a
+ * range on first use, then kept current by a store watch from the
+ * range's revision; bounded by gcp_label_index_size (all indexes of the
+ * worker: an index that would pass the bound is dropped, and built again
+ * a minute later).
  *
  * An index answers for a revision T when it holds every change up to T
  * (the store's watch_revision) and none after T (its last change is not
