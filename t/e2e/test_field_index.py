@@ -72,9 +72,16 @@ def holds(f, labels, fsel, lsel):
 
 
 def test_field_selectors_against_model(server, namespace, unique_name):
-    rnd = random.Random(1919)
     other = unique_name("fi")
     create_namespace(server, other)
+    try:
+        field_selectors_against_model(server, namespace, other, unique_name)
+    finally:
+        call(server, "DELETE", "/api/v1/namespaces/" + other)
+
+
+def field_selectors_against_model(server, namespace, other, unique_name):
+    rnd = random.Random(1919)
     spaces = [namespace, other]
     tag = unique_name("ev")
     model = {}
