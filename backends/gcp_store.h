@@ -242,6 +242,29 @@ typedef struct {
      * GCP_OK or an error code.
      */
     int  (*state)(gcp_store_t *m, int64_t *revision, int64_t *loading);
+
+    /*
+     * The feeder's stream is up (1) or not (0): a flag shared by every
+     * process of the mirror, which live() returns (0 until set).
+     */
+    void  (*set_live)(gcp_store_t *m, int up);
+    int   (*live)(gcp_store_t *m);
+
+    /*
+     * Calls moved(arg) each time this process's revision of the mirror
+     * (gcp_store_revision()) moved forward, after its watches had the
+     * events; moved NULL stops.  One follower per store.  A followed
+     * mirror's reads fail with GCP_EUNAVAILABLE while it is not loaded
+     * (never, or a load under way), instead of showing a partial copy.
+     */
+    void  (*follow)(gcp_store_t *m, void (*moved)(void *arg), void *arg);
+
+    /*
+     * Returns the longest key the mirror can hold: load and apply skip
+     * the changes of longer keys (the mirror's users read such keys
+     * elsewhere, or refuse to write them).
+     */
+    size_t  (*max_key)(gcp_store_t *m);
 } gcp_store_mirror_ops_t;
 
 

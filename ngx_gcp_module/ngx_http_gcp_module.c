@@ -63,6 +63,9 @@ static ngx_int_t ngx_http_gcp_sentinel(ngx_cycle_t *cycle,
 static void ngx_http_gcp_sentinel_handler(ngx_event_t *ev);
 static void ngx_http_gcp_drain_handler(ngx_event_t *ev);
 static void ngx_http_gcp_drain(ngx_http_gcp_main_conf_t *mcf);
+static void ngx_http_gcp_feeder_stop(ngx_http_gcp_main_conf_t *mcf);
+static ngx_int_t ngx_http_gcp_open_mirror(ngx_cycle_t *cycle,
+    ngx_http_gcp_main_conf_t *mcf, gcp_etcd_conf_t *conf);
 static void ngx_http_gcp_bootstrap_done(void *arg, int rc);
 static void ngx_http_gcp_exit_process(ngx_cycle_t *cycle);
 static char *ngx_http_gcp_size_positive(ngx_conf_t *cf, void *post,
@@ -782,7 +785,7 @@ ngx_http_gcp_sec_positive(ngx_conf_t *cf, void *post, void *data)
  * gcp_storage lmdb PATH [map_size=SIZE] [sync=on|off];
  * gcp_storage etcd URL[,URL...] [prefix=/registry] [cacert=FILE]
  *     [cert=FILE key=FILE] [timeout=5s]
- *     [consistent_reads=instance|quorum] [freshness=1s];
+ *     [consistent_reads=instance|quorum] [freshness=1s] [mirror=DIR];
  *
  * The first argument names the backend; each backend parses the rest.
  */
@@ -919,6 +922,19 @@ ngx_http_gcp_storage_etcd(ngx_conf_t *cf, ngx_http_gcp_storage_conf_t *st)
             continue;
         }
 
+        if (ngx_strncmp(value[i].data, "mirror=", 7) == 0) {
+            st->mirror.data = value[i].data + 7;
+            st->mirror.len = value[i].len - 7;
+
+            if (st->mirror.len == 0
+                || ngx_conf_full_name(cf->cycle, &st->mirror, 0) != NGX_OK)
+            {
+                goto invalid;
+            }
+
+            continue;
+        }
+
         if (ngx_strncmp(value[i].data, "prefix=", 7) == 0) {
             st->prefix.data = value[i].data + 7;
             st->prefix.len = value[i].len - 7;
@@ -1028,6 +1044,7 @@ static ngx_int_t
 ngx_http_gcp_init_module(ngx_cycle_t *cycle)
 {
     int                        nslots;
+    ngx_str_t                 *path;
     const char                *err;
     gcp_lmdb_conf_t            conf;
     ngx_core_conf_t           *ccf;
@@ -1050,7 +1067,15 @@ ngx_http_gcp_init_module(ngx_cycle_t *cycle)
         return NGX_ERROR;
     }
 
-    if (mcf->storage.type != NGX_HTTP_GCP_STORAGE_LMDB) {
+    path = &mcf->storage.path;
+
+    if (mcf->storage.type == NGX_HTTP_GCP_STORAGE_ETCD
+        && mcf->storage.mirror.len)
+    {
+        /* the etcd instance's mirror: an LMDB store without fsync */
+        path = &mcf->storage.mirror;
+
+    } else if (mcf->storage.type != NGX_HTTP_GCP_STORAGE_LMDB) {
         return NGX_OK;
     }
 
@@ -1061,7 +1086,7 @@ ngx_http_gcp_init_module(ngx_cycle_t *cycle)
     /* the path was NUL-terminated by ngx_conf_full_name() */
 
     ngx_memzero(&conf, sizeof(gcp_lmdb_conf_t));
-    conf.path = (const char *) mcf->storage.path.data;
+    conf.path = (const char *) path->data;
     conf.map_size = mcf->storage.map_size;
     conf.nslots = nslots;
     conf.sync = mcf->storage.sync ? 1 : 0;
@@ -1074,8 +1099,7 @@ ngx_http_gcp_init_module(ngx_cycle_t *cycle)
     sh = gcp_lmdb_prefork(&conf, &err);
     if (sh == NULL) {
         ngx_log_error(NGX_LOG_EMERG, cycle->log, 0,
-                      "gcp_storage lmdb \"%V\": %s",
-                      &mcf->storage.path, err);
+                      "gcp_storage lmdb \"%V\": %s", path, err);
         return NGX_ERROR;
     }
 
@@ -1086,8 +1110,7 @@ ngx_http_gcp_init_module(ngx_cycle_t *cycle)
         && gcp_lmdb_chown(sh, ccf->user, ccf->group, &err) != GCP_OK)
     {
         ngx_log_error(NGX_LOG_EMERG, cycle->log, 0,
-                      "gcp_storage lmdb \"%V\": %s",
-                      &mcf->storage.path, err);
+                      "gcp_storage lmdb \"%V\": %s", path, err);
         return NGX_ERROR;
     }
 
@@ -1128,7 +1151,8 @@ ngx_http_gcp_init_process(ngx_cycle_t *cycle)
     mcf = ngx_http_cycle_get_module_main_conf(cycle, ngx_http_gcp_module);
 
     if (mcf == NULL || mcf->storage.type == NGX_HTTP_GCP_STORAGE_NONE
-        || (mcf->storage.type == NGX_HTTP_GCP_STORAGE_LMDB
+        || ((mcf->storage.type == NGX_HTTP_GCP_STORAGE_LMDB
+             || mcf->storage.mirror.len)
             && mcf->shared == NULL))
     {
         return NGX_OK;
@@ -1290,6 +1314,12 @@ ngx_http_gcp_open_etcd(ngx_cycle_t *cycle, ngx_http_gcp_main_conf_t *mcf)
     conf.fresh_ms = mcf->storage.freshness;
     conf.watermark = mcf->storage.zone->data;
 
+    if (mcf->storage.mirror.len
+        && ngx_http_gcp_open_mirror(cycle, mcf, &conf) != NGX_OK)
+    {
+        return NGX_ERROR;
+    }
+
     mcf->store = gcp_etcd_open(&conf, mcf->loop, &err);
     if (mcf->store == NULL) {
         ngx_log_error(NGX_LOG_EMERG, cycle->log, 0,
@@ -1299,6 +1329,56 @@ ngx_http_gcp_open_etcd(ngx_cycle_t *cycle, ngx_http_gcp_main_conf_t *mcf)
     }
 
     return NGX_OK;
+}
+
+
+/*
+ * One copy per instance (docs/storage.md): the worker opens its slot of
+ * the mirror and a feeder, which feeds while it holds DIR/feeder.lock
+ * (one worker at a time, another within 200 ms after it died or began
+ * exiting); its etcd store reads and watches the mirror.
+ */
+
+static ngx_int_t
+ngx_http_gcp_open_mirror(ngx_cycle_t *cycle, ngx_http_gcp_main_conf_t *mcf,
+    gcp_etcd_conf_t *conf)
+{
+    u_char       *lock;
+    const char   *err;
+
+    lock = ngx_pnalloc(cycle->pool, mcf->storage.mirror.len
+                                    + sizeof("/feeder.lock"));
+    if (lock == NULL) {
+        return NGX_ERROR;
+    }
+
+    ngx_sprintf(lock, "%V/feeder.lock%Z", &mcf->storage.mirror);
+
+    mcf->mirror = gcp_lmdb_open(mcf->shared, (int) ngx_worker, mcf->loop,
+                                &err);
+    if (mcf->mirror == NULL) {
+        goto failed;
+    }
+
+    mcf->feeder = gcp_etcd_feeder_create(conf, (const char *) lock,
+                                         mcf->mirror, &gcp_lmdb_mirror_ops,
+                                         mcf->loop, &err);
+    if (mcf->feeder == NULL) {
+        goto failed;
+    }
+
+    conf->mirror = mcf->mirror;
+    conf->mirror_ops = &gcp_lmdb_mirror_ops;
+
+    return NGX_OK;
+
+failed:
+
+    ngx_log_error(NGX_LOG_EMERG, cycle->log, 0,
+                  "gcp_storage etcd mirror \"%V\": %s",
+                  &mcf->storage.mirror, err);
+
+    return NGX_ERROR;
 }
 
 
@@ -1352,6 +1432,7 @@ ngx_http_gcp_sentinel_handler(ngx_event_t *ev)
     ngx_log_error(NGX_LOG_INFO, ev->log, 0,
                   "gcp: worker exiting, ending watches");
 
+    ngx_http_gcp_feeder_stop(c->data);
     ngx_http_gcp_drain(c->data);
 }
 
@@ -1362,6 +1443,20 @@ ngx_http_gcp_drain_later(ngx_http_gcp_main_conf_t *mcf)
     if (!mcf->drain.timer_set) {
         ngx_add_timer(&mcf->drain, NGX_HTTP_GCP_DRAIN_MS);
     }
+}
+
+
+/*
+ * A worker that begins exiting (reload, graceful stop) gives the mirror's
+ * feeder lock up at once: a worker of the new generation, whose mirror
+ * wake-ups are its own, takes over from the mirror's revision.
+ */
+
+static void
+ngx_http_gcp_feeder_stop(ngx_http_gcp_main_conf_t *mcf)
+{
+    gcp_etcd_feeder_destroy(mcf->feeder);
+    mcf->feeder = NULL;
 }
 
 
@@ -1439,6 +1534,13 @@ ngx_http_gcp_exit_process(ngx_cycle_t *cycle)
     if (mcf->store) {
         gcp_store_close(mcf->store);
         mcf->store = NULL;
+    }
+
+    ngx_http_gcp_feeder_stop(mcf);
+
+    if (mcf->mirror) {
+        gcp_store_close(mcf->mirror);
+        mcf->mirror = NULL;
     }
 
     ngx_http_gcp_free_calls(mcf);

@@ -146,6 +146,8 @@ typedef struct {
     ngx_uint_t                  reads;      /* etcd: GCP_ETCD_READS_* */
     ngx_msec_t                  freshness;  /* etcd: instance reads */
     ngx_shm_zone_t             *zone;       /* etcd: the write watermark */
+    ngx_str_t                   mirror;     /* etcd: the instance's mirror */
+                                            /* directory, or empty */
 } ngx_http_gcp_storage_conf_t;
 
 
@@ -210,6 +212,8 @@ typedef struct {
     /* per worker process, set by init_process */
     gcp_loop_t                  *loop;
     gcp_store_t                 *store;
+    gcp_store_t                 *mirror;    /* etcd mirror=: this slot */
+    void                        *feeder;    /* gcp_etcd_feeder_t */
     gcp_api_t                   *api;
     gcp_ctl_manager_t           *ctl;       /* the controllers, or NULL */
     gcp_ctl_manager_t           *apiserver_ctl;     /* the API server's */

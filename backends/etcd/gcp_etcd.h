@@ -12,6 +12,8 @@
  *                       compaction
  *   gcp_etcd_watch.c    the store's watches: history, replays, dispatch
  *   gcp_etcd_mirror.c   the feeder of an instance's mirror (one stream)
+ *   gcp_etcd_mirrored.c the store over the instance's mirror: its
+ *                       revision, reads and watches
  *   gcp_store_etcd.c    open, close, the operations table, stats
  */
 
@@ -399,6 +401,10 @@ struct gcp_etcd_s {
 
     gcp_etcd_learn_t      *learners;    /* asking the compacted revision */
 
+    /* one copy per instance: the mirror replaces map, history and feed */
+    gcp_store_t                   *mirror;
+    const gcp_store_mirror_ops_t  *mops;
+
     gcp_etcd_stats_t       st;
 };
 
@@ -457,10 +463,11 @@ void gcp_etcd_range(gcp_store_t *s, gcp_str_t key, gcp_str_t range_end,
     gcp_store_done_pt done, void *arg);
 
 /*
- * Runs then(data) once the copy is loaded (at once when it is), or, after
- * the timeout, done(arg) with GCP_ETIMEOUT (the result from a).
+ * Runs then(data) once the copy is loaded and at revision rev at least
+ * (at once when it is), or, after the timeout, done(arg) with
+ * GCP_ETIMEOUT (the result from a).
  */
-void gcp_etcd_when_ready(gcp_etcd_t *e, gcp_arena_t *a,
+void gcp_etcd_when_ready(gcp_etcd_t *e, int64_t rev, gcp_arena_t *a,
     void (*then)(void *data), void *data, gcp_store_done_pt done, void *arg);
 
 /* The copy advanced or became ready: serves the reads it now covers. */
@@ -518,6 +525,36 @@ void gcp_etcd_compacted(gcp_etcd_t *e, gcp_store_result_t *res,
 
 /* Drops the questions about the compacted revision (close). */
 void gcp_etcd_learn_stop(gcp_etcd_t *e);
+
+
+/* gcp_etcd_mirrored.c */
+
+/* Follows the mirror's revision (open).  Returns GCP_OK or an error. */
+int gcp_etcd_mirrored_attach(gcp_etcd_t *e);
+
+/* Stops following it (close). */
+void gcp_etcd_mirrored_detach(gcp_etcd_t *e);
+
+/* The mirror's feeder stream is up (reads consult it, gcp_etcd_read.c). */
+int gcp_etcd_mirrored_live(gcp_etcd_t *e);
+
+/*
+ * Answers a read from the mirror: at the current revision (revision 0,
+ * once the waiting logic of gcp_etcd_read.c allows), or at an old one
+ * (from etcd when the mirror does not hold it).  done runs as for the
+ * store's reads.
+ */
+void gcp_etcd_mirrored_read(gcp_etcd_t *e, gcp_str_t key, gcp_str_t end,
+    int64_t revision, int64_t limit, int count_only, int single,
+    gcp_arena_t *a, gcp_store_done_pt done, void *arg);
+
+/* Returns 1 when key is too long for the mirror (written: refused). */
+int gcp_etcd_mirrored_too_long(gcp_etcd_t *e, gcp_str_t key);
+
+/* The store's watches on the mirror (gcp_store_ops_t's). */
+gcp_store_watch_t *gcp_etcd_mirrored_watch(gcp_etcd_t *e, gcp_str_t key,
+    gcp_str_t range_end, int64_t start_revision, gcp_store_event_pt handler,
+    void *arg);
 
 
 /* gcp_etcd_watch.c */

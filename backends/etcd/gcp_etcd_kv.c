@@ -189,6 +189,13 @@ gcp_etcd_write(gcp_etcd_t *e, gcp_etcd_op_t op, gcp_str_t key,
         return;
     }
 
+    if (e->mirror && gcp_etcd_mirrored_too_long(e, key)) {
+        /* the LMDB backend's limit, as the mirror is LMDB */
+        gcp_etcd_fail(e, a, GCP_EKEYTOOLONG, "storage key too long", done,
+                      arg);
+        return;
+    }
+
     k = gcp_buf_cstr(&kb);
     w = gcp_calloc(a, sizeof(gcp_etcd_write_t));
 
@@ -250,7 +257,7 @@ gcp_etcd_write(gcp_etcd_t *e, gcp_etcd_op_t op, gcp_str_t key,
      * Before the first load, writes wait for it: a watch from "now" made
      * meanwhile starts at the loaded revision, before them.
      */
-    gcp_etcd_when_ready(e, a, gcp_etcd_write_send, w, done, arg);
+    gcp_etcd_when_ready(e, 0, a, gcp_etcd_write_send, w, done, arg);
 }
 
 
@@ -432,7 +439,29 @@ typedef struct {
     gcp_arena_t         *a;
     gcp_store_done_pt    done;
     void                *arg;
+    gcp_store_result_t  *res;       /* etcd's, while the mirror compacts */
 } gcp_etcd_compaction_t;
+
+
+/* The mirror compacted too (or could not: its result is not the answer). */
+static void
+gcp_etcd_compact_mirrored(void *arg, gcp_store_result_t *mres)
+{
+    gcp_etcd_compaction_t  *c = arg;
+
+    c->done(c->arg, c->res);
+}
+
+
+/* The mirror reached the compacted revision: compacted there too. */
+static void
+gcp_etcd_compact_mirror(void *data)
+{
+    gcp_etcd_compaction_t  *c = data;
+
+    gcp_store_compact(c->e->mirror, c->revision, c->a,
+                      gcp_etcd_compact_mirrored, c);
+}
 
 
 static void
@@ -459,6 +488,17 @@ gcp_etcd_compact_done(void *arg, gcp_etcd_reply_t *reply)
 
     if (reply->rc == GCP_ECOMPACTED) {
         gcp_etcd_compacted(e, res, c->revision, c->done, c->arg);
+        return;
+    }
+
+    if (reply->rc == GCP_OK && e->mirror) {
+        /*
+         * The mirror's history goes too, at the same revision, once the
+         * mirror has it: then watches from below it end as on etcd.
+         */
+        c->res = res;
+        gcp_etcd_when_ready(e, c->revision, c->a, gcp_etcd_compact_mirror, c,
+                            c->done, c->arg);
         return;
     }
 

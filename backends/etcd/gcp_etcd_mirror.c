@@ -61,6 +61,15 @@ static void gcp_etcd_feeder_load(gcp_etcd_feeder_t *f);
 static void gcp_etcd_feeder_watch(gcp_etcd_feeder_t *f);
 
 
+/* The stream is up or not: in the mirror too, for every process. */
+static void
+gcp_etcd_feeder_live(gcp_etcd_feeder_t *f, int up)
+{
+    f->st.live = up ? 1 : 0;
+    f->ops->set_live(f->mirror, up);
+}
+
+
 /* Returns 1 when this process holds (or just took) the lock. */
 static int
 gcp_etcd_feeder_lock(gcp_etcd_feeder_t *f)
@@ -85,6 +94,9 @@ gcp_etcd_feeder_lock(gcp_etcd_feeder_t *f)
     f->st.takeovers++;
     f->st.feeding = 1;
 
+    /* a predecessor killed with its stream up left the flag set */
+    gcp_etcd_feeder_live(f, 0);
+
     return 1;
 }
 
@@ -101,7 +113,7 @@ gcp_etcd_feeder_later(gcp_etcd_feeder_t *f, uint64_t ms)
 static void
 gcp_etcd_feeder_backoff(gcp_etcd_feeder_t *f)
 {
-    f->st.live = 0;
+    gcp_etcd_feeder_live(f, 0);
     f->backoff = gcp_min(gcp_max(f->backoff * 2,
                                  GCP_ETCD_MIRROR_BACKOFF_MIN),
                          GCP_ETCD_MIRROR_BACKOFF_MAX);
@@ -286,7 +298,7 @@ gcp_etcd_feeder_load_done(void *arg, gcp_etcd_reply_t *reply)
 static void
 gcp_etcd_feeder_load(gcp_etcd_feeder_t *f)
 {
-    f->st.live = 0;
+    gcp_etcd_feeder_live(f, 0);
 
     f->call = gcp_etcd_load_page(&f->keys, f->load_next, f->load_rev,
                                  gcp_etcd_feeder_load_done, f);
@@ -409,7 +421,7 @@ gcp_etcd_feeder_msg(void *arg, json_t *result)
 
     if (json_is_true(json_object_get(result, "created"))) {
         f->backoff = 0;
-        f->st.live = 1;
+        gcp_etcd_feeder_live(f, 1);
         return GCP_OK;
     }
 
@@ -453,7 +465,7 @@ gcp_etcd_feeder_end(void *arg, int rc, const char *message)
 static void
 gcp_etcd_feeder_watch(gcp_etcd_feeder_t *f)
 {
-    f->st.live = 0;
+    gcp_etcd_feeder_live(f, 0);
     f->st.streams++;
 
     f->call = gcp_etcd_stream_all(f->http, f->rev + 1, gcp_etcd_feeder_msg,
@@ -535,6 +547,7 @@ gcp_etcd_feeder_destroy(gcp_etcd_feeder_t *f)
     }
 
     if (f->lock_fd != -1) {
+        gcp_etcd_feeder_live(f, 0);
         close(f->lock_fd);          /* releases the lock */
     }
 

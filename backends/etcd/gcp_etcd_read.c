@@ -202,25 +202,41 @@ gcp_etcd_serve(gcp_etcd_t *e, gcp_arena_t *a, gcp_str_t key, gcp_str_t end,
 }
 
 
+/* Answers a read at the copy's revision: the copy's, or the mirror's. */
 static void
-gcp_etcd_answer(gcp_etcd_t *e, gcp_etcd_read_t *r)
+gcp_etcd_serve_now(gcp_etcd_t *e, gcp_arena_t *a, gcp_str_t key,
+    gcp_str_t end, int64_t limit, int count_only, int single,
+    gcp_store_done_pt done, void *arg)
 {
     gcp_store_result_t  *res;
 
+    if (e->mirror) {
+        gcp_etcd_mirrored_read(e, key, end, 0, limit, count_only, single, a,
+                               done, arg);
+        return;
+    }
+
+    res = gcp_etcd_serve(e, a, key, end, limit, count_only, single);
+
+    if (res == NULL) {
+        gcp_etcd_fail(e, a, GCP_ENOMEM, NULL, done, arg);
+        return;
+    }
+
+    done(arg, res);
+}
+
+
+static void
+gcp_etcd_answer(gcp_etcd_t *e, gcp_etcd_read_t *r)
+{
     if (r->then) {
         r->then(r->data);
         return;
     }
 
-    res = gcp_etcd_serve(e, r->a, r->key, r->end, r->limit, r->count_only,
-                         r->single);
-
-    if (res == NULL) {
-        gcp_etcd_fail(e, r->a, GCP_ENOMEM, NULL, r->done, r->arg);
-        return;
-    }
-
-    r->done(r->arg, res);
+    gcp_etcd_serve_now(e, r->a, r->key, r->end, r->limit, r->count_only,
+                       r->single, r->done, r->arg);
 }
 
 
@@ -283,6 +299,11 @@ gcp_etcd_confirm(gcp_etcd_t *e)
 static int
 gcp_etcd_current(gcp_etcd_t *e, uint64_t now)
 {
+    if (e->mirror) {
+        /* the feeder's stream, in whichever process feeds */
+        gcp_etcd_reads_live(e, gcp_etcd_mirrored_live(e));
+    }
+
     if (e->quorum || !e->ready || !e->live || e->confirmed == 0
         || now >= e->confirmed + e->fresh)
     {
@@ -630,6 +651,13 @@ gcp_etcd_read(gcp_etcd_t *e, gcp_str_t key, gcp_str_t end, int64_t revision,
             return;
         }
 
+        if (e->mirror) {
+            /* the mirror from its load on, etcd below it */
+            gcp_etcd_mirrored_read(e, key, end, revision, limit, count_only,
+                                   single, a, done, arg);
+            return;
+        }
+
         if (e->ready && revision == e->rev) {
             res = gcp_etcd_serve(e, a, key, end, limit, count_only, single);
 
@@ -655,14 +683,8 @@ gcp_etcd_read(gcp_etcd_t *e, gcp_str_t key, gcp_str_t end, int64_t revision,
         mark = gcp_etcd_watermark(e);
 
         if (e->rev >= mark) {
-            res = gcp_etcd_serve(e, a, key, end, limit, count_only, single);
-
-            if (res == NULL) {
-                gcp_etcd_fail(e, a, GCP_ENOMEM, NULL, done, arg);
-                return;
-            }
-
-            done(arg, res);
+            gcp_etcd_serve_now(e, a, key, end, limit, count_only, single,
+                               done, arg);
             return;
         }
     }
@@ -701,12 +723,12 @@ gcp_etcd_read(gcp_etcd_t *e, gcp_str_t key, gcp_str_t end, int64_t revision,
 
 
 void
-gcp_etcd_when_ready(gcp_etcd_t *e, gcp_arena_t *a, void (*then)(void *data),
-    void *data, gcp_store_done_pt done, void *arg)
+gcp_etcd_when_ready(gcp_etcd_t *e, int64_t rev, gcp_arena_t *a,
+    void (*then)(void *data), void *data, gcp_store_done_pt done, void *arg)
 {
     gcp_etcd_read_t  *r;
 
-    if (e->ready) {
+    if (e->ready && e->rev >= rev) {
         then(data);
         return;
     }
@@ -720,9 +742,10 @@ gcp_etcd_when_ready(gcp_etcd_t *e, gcp_arena_t *a, void (*then)(void *data),
     r->then = then;
     r->data = data;
 
-    /* no probe: the wait ends with the load */
+    /* no probe: the wait ends with the load, or the stream's progress */
 
     r->stage = GCP_ETCD_READ_WAIT;
+    r->need = rev;
     r->since = gcp_etcd_now(e);
 
     gcp_etcd_read_queue(e, r, a, done, arg);

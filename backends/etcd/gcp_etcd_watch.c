@@ -630,6 +630,12 @@ gcp_etcd_watch(gcp_store_t *s, gcp_str_t key, gcp_str_t range_end,
     gcp_etcd_t         *e = (gcp_etcd_t *) s;
     gcp_store_watch_t  *w;
 
+    if (e->mirror) {
+        /* the mirror's handle: cancel and revision go to the mirror */
+        return gcp_etcd_mirrored_watch(e, key, range_end, start_revision,
+                                       handler, arg);
+    }
+
     w = calloc(1, sizeof(gcp_store_watch_t));
     if (w == NULL) {
         return NULL;
@@ -697,6 +703,13 @@ gcp_etcd_watch(gcp_store_t *s, gcp_str_t key, gcp_str_t range_end,
 void
 gcp_etcd_watch_cancel(gcp_store_t *s, gcp_store_watch_t *w)
 {
+    gcp_etcd_t  *e = (gcp_etcd_t *) s;
+
+    if (e->mirror) {
+        gcp_store_watch_cancel(e->mirror, w);
+        return;
+    }
+
     gcp_etcd_watch_release(w);
 }
 
@@ -704,5 +717,11 @@ gcp_etcd_watch_cancel(gcp_store_t *s, gcp_store_watch_t *w)
 int64_t
 gcp_etcd_watch_revision(gcp_store_t *s, gcp_store_watch_t *w)
 {
+    gcp_etcd_t  *e = (gcp_etcd_t *) s;
+
+    if (e->mirror) {
+        return gcp_store_watch_revision(e->mirror, w);
+    }
+
     return w->err == GCP_OK && !w->from_now ? w->pos : 0;
 }

@@ -114,6 +114,11 @@ gcp_etcd_keys_free(gcp_etcd_t *e)
 int
 gcp_etcd_check_conf(const gcp_etcd_conf_t *conf, const char **err)
 {
+    if ((conf->mirror == NULL) != (conf->mirror_ops == NULL)) {
+        *err = "a mirror needs its operations";
+        return GCP_EBADREQUEST;
+    }
+
     if (conf->reads != GCP_ETCD_READS_INSTANCE
         && conf->reads != GCP_ETCD_READS_QUORUM)
     {
@@ -156,7 +161,7 @@ gcp_etcd_open(const gcp_etcd_conf_t *conf, gcp_loop_t *loop,
                                             : GCP_ETCD_HISTORY_EVENTS);
 
     if (gcp_etcd_keys_init(e, conf) != GCP_OK
-        || gcp_etcd_map_init(&e->map) != GCP_OK)
+        || (conf->mirror == NULL && gcp_etcd_map_init(&e->map) != GCP_OK))
     {
         *err = "out of memory";
         gcp_etcd_close(&e->store);
@@ -169,6 +174,14 @@ gcp_etcd_open(const gcp_etcd_conf_t *conf, gcp_loop_t *loop,
         return NULL;
     }
 
+    if (conf->mirror) {
+        /* one copy per instance: the mirror's, fed by some process */
+        e->mirror = conf->mirror;
+        e->mops = conf->mirror_ops;
+        (void) gcp_etcd_mirrored_attach(e);
+        return &e->store;
+    }
+
     gcp_etcd_feed_start(e);
 
     return &e->store;
@@ -179,6 +192,10 @@ static void
 gcp_etcd_close(gcp_store_t *s)
 {
     gcp_etcd_t  *e = (gcp_etcd_t *) s;
+
+    if (e->mirror) {
+        gcp_etcd_mirrored_detach(e);
+    }
 
     if (e->http) {
         gcp_etcd_feed_stop(e);
@@ -221,7 +238,8 @@ gcp_etcd_stats(gcp_store_t *s, gcp_etcd_stats_t *st)
     st->endpoint = gcp_etcd_http_endpoint(e->http);
     st->watermark = gcp_etcd_watermark(e);
     st->ready = e->ready;
-    st->live = e->live;
+    st->live = e->mirror ? gcp_etcd_mirrored_live(e) : e->live;
+    st->mirrored = e->mirror != NULL;
 
     return GCP_OK;
 }

@@ -59,6 +59,17 @@ typedef struct {
      * the store's own (an instance of one process).
      */
     int64_t     *watermark;
+
+    /*
+     * One copy per instance (docs/storage.md): the process's view of the
+     * instance's mirror (an LMDB store opened on its slot, fed by a
+     * gcp_etcd_feeder_t of some process of the instance) and its mirror
+     * operations.  The store then keeps no copy of its own: reads at the
+     * current revision and watches are the mirror's.  NULL: the store's
+     * own copy and watch stream.  The mirror must outlive the store.
+     */
+    gcp_store_t                   *mirror;
+    const gcp_store_mirror_ops_t  *mirror_ops;
 } gcp_etcd_conf_t;
 
 
@@ -92,8 +103,10 @@ typedef struct {
     uint64_t     watches;           /* live watches of this store */
     int64_t      watermark;         /* newest revision the instance wrote */
     int          endpoint;          /* index of the endpoint in use */
+    uint64_t     mirror_reads;      /* reads answered from the mirror */
     unsigned     ready:1;           /* the copy is loaded */
     unsigned     live:1;            /* its watch stream is up */
+    unsigned     mirrored:1;        /* the copy is the instance's mirror */
 } gcp_etcd_stats_t;
 
 

@@ -42,6 +42,7 @@ typedef struct {
     uint64_t     syncs;             /* atomic counters */
     uint64_t     synced_writes;
     int64_t      notified_ns;       /* last wake-up sent (monotonic) */
+    int          live;              /* mirror: the feeder's stream is up */
 } gcp_lmdb_shm_t;
 
 
@@ -90,6 +91,8 @@ struct gcp_store_watch_s {
     int                  error;     /* ERROR to deliver first, or GCP_OK */
     unsigned             caught_up:1;
     unsigned             cancelled:1;
+    unsigned             from_load:1;   /* from "now" on a mirror not yet */
+                                        /* loaded: from its load on */
     gcp_store_event_pt   handler;
     void                *arg;
 };
@@ -141,6 +144,11 @@ typedef struct {
     unsigned             swept:1;       /* cancelled watches to free */
 
     gcp_lmdb_compact_t  *compact;
+
+    void               (*moved)(void *arg);     /* mirror: dispatched */
+    void                *moved_arg;             /* moved forward */
+    unsigned             mirror:1;      /* followed: reads refused while */
+                                        /* the mirror is not loaded */
 
     uint64_t             notify_rounds;
     uint64_t             timer_rounds;

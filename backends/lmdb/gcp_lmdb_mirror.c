@@ -11,10 +11,21 @@
 #include "gcp_lmdb.h"
 
 
+static void gcp_lmdb_mirror_set_live(gcp_store_t *st, int up);
+static int gcp_lmdb_mirror_live(gcp_store_t *st);
+static void gcp_lmdb_mirror_follow(gcp_store_t *st, void (*moved)(void *arg),
+    void *arg);
+static size_t gcp_lmdb_mirror_max_key(gcp_store_t *st);
+
+
 const gcp_store_mirror_ops_t  gcp_lmdb_mirror_ops = {
     gcp_lmdb_mirror_load,
     gcp_lmdb_mirror_apply,
-    gcp_lmdb_mirror_state
+    gcp_lmdb_mirror_state,
+    gcp_lmdb_mirror_set_live,
+    gcp_lmdb_mirror_live,
+    gcp_lmdb_mirror_follow,
+    gcp_lmdb_mirror_max_key
 };
 
 
@@ -145,6 +156,10 @@ gcp_lmdb_mirror_apply(gcp_store_t *st, const gcp_store_event_t *ch,
     sub = 0;
 
     for (i = 0; i < n; i++) {
+        if (ch[i].kv.key.len > s->max_key) {
+            continue;               /* too long for the mirror: skipped */
+        }
+
         rc = gcp_lmdb_mirror_check(s, &ch[i], cur, revision, msg);
         if (rc == GCP_OK && ch[i].kv.mod_revision < last) {
             *msg = "storage: mirror change out of order";
@@ -251,6 +266,10 @@ gcp_lmdb_mirror_load(gcp_store_t *st, const gcp_kv_t *kvs, size_t n,
     for (i = 0; i < n; i++) {
         ch.kv = kvs[i];
 
+        if (ch.kv.key.len > s->max_key) {
+            continue;               /* too long for the mirror: skipped */
+        }
+
         rc = gcp_lmdb_mirror_check(s, &ch, 0, revision, msg);
         if (rc != GCP_OK) {
             goto failed;
@@ -327,4 +346,40 @@ gcp_lmdb_mirror_state(gcp_store_t *st, int64_t *revision, int64_t *loading)
     }
 
     return rc;
+}
+
+
+static void
+gcp_lmdb_mirror_set_live(gcp_store_t *st, int up)
+{
+    gcp_lmdb_store_t  *s = (gcp_lmdb_store_t *) st;
+
+    __atomic_store_n(&s->sh->shm->live, up ? 1 : 0, __ATOMIC_RELEASE);
+}
+
+
+static int
+gcp_lmdb_mirror_live(gcp_store_t *st)
+{
+    gcp_lmdb_store_t  *s = (gcp_lmdb_store_t *) st;
+
+    return __atomic_load_n(&s->sh->shm->live, __ATOMIC_ACQUIRE);
+}
+
+
+static void
+gcp_lmdb_mirror_follow(gcp_store_t *st, void (*moved)(void *arg), void *arg)
+{
+    gcp_lmdb_store_t  *s = (gcp_lmdb_store_t *) st;
+
+    s->moved = moved;
+    s->moved_arg = arg;
+    s->mirror = 1;
+}
+
+
+static size_t
+gcp_lmdb_mirror_max_key(gcp_store_t *st)
+{
+    return ((gcp_lmdb_store_t *) st)->max_key;
 }

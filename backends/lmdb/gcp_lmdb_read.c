@@ -26,6 +26,12 @@ gcp_lmdb_check_rev(gcp_lmdb_store_t *s, MDB_txn *txn, int64_t revision,
     res->compact_revision = compacted;
     res->revision = cur;
 
+    if (s->mirror && compacted == 0) {
+        /* a load's last page sets it: being loaded, or never loaded */
+        res->message = "storage: the mirror is being loaded";
+        return GCP_EUNAVAILABLE;
+    }
+
     if (revision < 0) {
         res->message = "storage: negative revision";
         return GCP_EBADREQUEST;

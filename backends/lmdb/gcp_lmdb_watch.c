@@ -20,6 +20,7 @@
 
 
 static void gcp_lmdb_catchup_handler(void *data);
+static int gcp_lmdb_from_load(gcp_store_watch_t *w, int64_t compacted);
 
 
 static int
@@ -387,6 +388,10 @@ gcp_lmdb_dispatch(gcp_lmdb_store_t *s, int from_timer)
         /* this process fell behind a compaction (rare) */
 
         for (w = s->watches; w; w = w->next) {
+            if (gcp_lmdb_from_load(w, compacted)) {
+                continue;
+            }
+
             if (!w->cancelled && w->caught_up && w->rev < compacted) {
                 gcp_lmdb_deliver_error(s, w, GCP_ECOMPACTED, compacted);
             }
@@ -407,6 +412,10 @@ gcp_lmdb_dispatch(gcp_lmdb_store_t *s, int from_timer)
     s->dispatching--;
     gcp_lmdb_rend(s, txn);
 
+    if (s->moved) {
+        s->moved(s->moved_arg);
+    }
+
     if (from_timer) {
         s->timer_rounds++;
     } else {
@@ -414,6 +423,25 @@ gcp_lmdb_dispatch(gcp_lmdb_store_t *s, int from_timer)
     }
 
     gcp_lmdb_sweep(s);
+
+    return 1;
+}
+
+
+/*
+ * A watch from "now" made before its mirror was loaded starts at the
+ * load (compacted: its revision, 0 while loading).  Returns 1 when w was
+ * one and now is a watch from there.
+ */
+static int
+gcp_lmdb_from_load(gcp_store_watch_t *w, int64_t compacted)
+{
+    if (!w->from_load || compacted == 0) {
+        return 0;
+    }
+
+    w->from_load = 0;
+    w->rev = gcp_max(w->rev, compacted);
 
     return 1;
 }
@@ -455,6 +483,8 @@ gcp_lmdb_catchup_handler(void *data)
             gcp_lmdb_deliver_error(s, w, w->error, compacted);
             continue;
         }
+
+        (void) gcp_lmdb_from_load(w, compacted);
 
         if (w->rev < compacted) {
             gcp_lmdb_deliver_error(s, w, GCP_ECOMPACTED, compacted);
@@ -499,7 +529,7 @@ gcp_lmdb_watch(gcp_store_t *st, gcp_str_t key, gcp_str_t range_end,
     int64_t start_revision, gcp_store_event_pt handler, void *arg)
 {
     int                  rc;
-    int64_t              cur;
+    int64_t              cur, compacted;
     MDB_txn             *txn;
     const char          *msg;
     gcp_store_watch_t   *w;
@@ -552,6 +582,12 @@ gcp_lmdb_watch(gcp_store_t *st, gcp_str_t key, gcp_str_t range_end,
         if (rc == GCP_OK) {
             rc = gcp_lmdb_meta_get(s, txn, "revision", GCP_LMDB_FIRST_REV,
                                    &cur);
+
+            if (rc == GCP_OK && s->mirror) {
+                rc = gcp_lmdb_meta_get(s, txn, "compact", 0, &compacted);
+                w->from_load = (rc == GCP_OK && compacted == 0);
+            }
+
             gcp_lmdb_rend(s, txn);
         }
 

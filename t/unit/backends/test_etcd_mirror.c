@@ -456,6 +456,279 @@ test_feeder_compacted(void **state)
 }
 
 
+/* ------------------------------------------------------------ the store */
+
+
+/* A store of the instance reading from p's mirror, sharing *watermark. */
+static gcp_store_t *
+mf_mirrored(mf_env_t *e, mf_proc_t *p, int64_t *watermark, int quorum)
+{
+    const char       *err = NULL;
+    gcp_store_t      *s;
+    gcp_etcd_conf_t   conf;
+
+    conf = e->conf;
+    conf.mirror = p->m;
+    conf.mirror_ops = &gcp_lmdb_mirror_ops;
+    conf.watermark = watermark;
+    conf.reads = quorum ? GCP_ETCD_READS_QUORUM : GCP_ETCD_READS_INSTANCE;
+
+    s = gcp_etcd_open(&conf, p->loop, &err);
+    if (s == NULL) {
+        fail_msg("etcd open (mirror): %s", err ? err : "?");
+    }
+
+    return s;
+}
+
+
+static gcp_etcd_stats_t
+mf_store_stats(gcp_store_t *s)
+{
+    gcp_etcd_stats_t  st;
+
+    assert_int_equal(gcp_etcd_stats(s, &st), GCP_OK);
+
+    return st;
+}
+
+
+/* The conformance suite on a store reading from a mirror fed in-process. */
+typedef struct {
+    mf_env_t      env;
+    mf_proc_t     p;
+    gcp_store_t  *s;
+    int64_t       watermark;
+} mf_conf_t;
+
+
+static gcp_store_t *
+mf_conf_open(void *ctx)
+{
+    mf_conf_t  *c = ctx;
+
+    memset(c, 0, sizeof(mf_conf_t));
+    mf_env(&c->env, 1);
+
+    /* the suite's keys ("/r/a") as they are, under a prefix of their own */
+    strcat(c->env.prefix, "/");
+    c->env.conf.core_prefix = NULL;
+
+    if (mf_open(&c->env, &c->p, 0, 1) == NULL) {
+        return NULL;
+    }
+
+    c->s = mf_mirrored(&c->env, &c->p, &c->watermark, 0);
+
+    return c->s;
+}
+
+
+static void
+mf_conf_close(gcp_store_t *s, void *ctx)
+{
+    mf_conf_t  *c = ctx;
+
+    gcp_store_close(c->s);
+    mf_close(&c->p);
+    mf_env_free(&c->env);
+}
+
+
+/*
+ * A store reading from the mirror: no copy, no stream of its own; a
+ * write of the store, and one of another store of the instance (sharing
+ * the watermark), is seen by the next read at once; reads at old
+ * revisions come from the mirror from its load on and from etcd below;
+ * watches are the mirror's (every change once, in order, prev_kv); the
+ * feeder's "live" flag is the store's; a key too long for the mirror is
+ * refused when written through the store, skipped by the feeder when
+ * another client writes it (reads of it go to etcd), and the feeder goes
+ * on.
+ */
+static void
+test_mirrored_store(void **state)
+{
+    int                  i;
+    char                 longkey[700];
+    int64_t              wm, rev, first, base, loading;
+    mf_env_t             e;
+    mf_proc_t            p;
+    gcp_arena_t         *a;
+    gcp_store_t         *s, *ms;
+    gcp_sc_rec_t         rec;
+    gcp_etcd_conf_t      oc;
+    gcp_etcd_stats_t     st;
+    gcp_store_event_t   *ev;
+    gcp_store_result_t  *res;
+
+    wm = 0;
+    mf_env(&e, 1);
+    a = gcp_arena_create(0);
+
+    /* history before the mirror's load: read from etcd later */
+    oc = e.conf;
+    oc.watermark = &wm;
+    assert_non_null(mf_open(&e, &p, 0, 0));
+    s = gcp_etcd_open(&oc, p.loop, &(const char *) { NULL });
+    assert_non_null(s);
+    first = mf_create(s, "/registry/old%d", 0);
+    res = gcp_sc_update(s, a, K("/registry/old0"), K("u"), first);
+    assert_int_equal(res->rc, GCP_OK);
+    mf_close(&p);
+    gcp_store_close(s);
+
+    assert_non_null(mf_open(&e, &p, 0, 1));
+    s = gcp_etcd_open(&oc, p.loop, &(const char *) { NULL });
+    assert_non_null(s);
+    ms = mf_mirrored(&e, &p, &wm, 0);
+
+    assert_true(mf_wait_live(&p, WAIT_MS));
+    assert_true(mf_store_stats(ms).live);
+    assert_true(mf_store_stats(ms).mirrored);
+    assert_int_equal(gcp_lmdb_mirror_state(p.m, &base, &loading), GCP_OK);
+    assert_int_equal(loading, 0);
+
+    gcp_sc_rec_init(&rec, a);
+    (void) gcp_sc_watch(ms, &rec, K("/registry/"), K("/registry0"), 0);
+
+    /* its own writes and the instance's, read at once */
+    for (i = 0; i < 5; i++) {
+        res = gcp_sc_create(i % 2 ? s : ms, a,
+                            K(gcp_sprintf(a, "/registry/k%d", i)), K("v"));
+        assert_int_equal(res->rc, GCP_OK);
+        rev = res->revision;
+
+        res = gcp_sc_get(ms, a, K(gcp_sprintf(a, "/registry/k%d", i)), 0);
+        assert_int_equal(res->rc, GCP_OK);
+        assert_int_equal(res->nkvs, 1);
+        assert_int_equal(res->kvs[0].mod_revision, rev);
+        assert_true(res->revision >= rev);
+    }
+
+    res = gcp_sc_update(ms, a, K("/registry/k0"), K("w"), 0);
+    assert_int_equal(res->rc, GCP_OK);
+    rev = res->revision;
+
+    res = gcp_sc_range(ms, a, K("/registry/"), K("/registry0"), 0, 0, 0);
+    assert_int_equal(res->rc, GCP_OK);
+    assert_int_equal(res->nkvs, 6);        /* k0..k4 and old0 */
+    assert_memory_equal(res->kvs[0].value.data, "w", 1);
+
+    /* the watch: six changes once, in order, the update with prev_kv */
+    assert_true(gcp_sc_rec_wait(ms, &rec, 6, WAIT_MS));
+    gcp_sc_spin(ms, 50);
+    assert_int_equal(rec.n, 6);
+    assert_false(rec.out_of_order);
+    ev = gcp_sc_rec_event(&rec, 5);
+    assert_int_equal(ev->type, GCP_STORE_EVENT_PUT);
+    assert_int_equal(ev->revision, rev);
+    assert_true(ev->has_prev);
+    assert_memory_equal(ev->prev_kv.value.data, "v", 1);
+
+    /* old revisions: the mirror from its load on, etcd below */
+    st = mf_store_stats(ms);
+    res = gcp_sc_get(ms, a, K("/registry/k0"), rev - 1);
+    assert_int_equal(res->rc, GCP_OK);
+    assert_memory_equal(res->kvs[0].value.data, "v", 1);
+    assert_int_equal(mf_store_stats(ms).remote_reads, st.remote_reads);
+
+    res = gcp_sc_range(ms, a, K("/registry/"), K("/registry0"), first, 0, 0);
+    assert_true(first < base);
+    assert_int_equal(res->rc, GCP_OK);
+    assert_int_equal(res->nkvs, 1);
+    assert_int_equal(mf_store_stats(ms).remote_reads, st.remote_reads + 1);
+
+    /* keys too long for the mirror */
+    memset(longkey, 'x', sizeof(longkey) - 1);
+    longkey[sizeof(longkey) - 1] = '\0';
+    memcpy(longkey, "/registry/", 10);
+
+    res = gcp_sc_create(ms, a, K(longkey), K("v"));
+    assert_int_equal(res->rc, GCP_EKEYTOOLONG);
+
+    res = gcp_sc_create(s, a, K(longkey), K("l"));
+    assert_int_equal(res->rc, GCP_OK);
+    rev = mf_create(s, "/registry/after%d", 0);
+
+    res = gcp_sc_get(ms, a, K("/registry/after0"), 0);
+    assert_int_equal(res->rc, GCP_OK);
+    assert_int_equal(res->nkvs, 1);
+    assert_true(mf_wait_rev(&p, rev, WAIT_MS));
+
+    res = gcp_sc_get(ms, a, K(longkey), 0);
+    assert_int_equal(res->rc, GCP_OK);
+    assert_int_equal(res->nkvs, 1);
+    assert_memory_equal(res->kvs[0].value.data, "l", 1);
+
+    /* no copy and no stream of its own: one stream, the feeder's */
+    st = mf_store_stats(ms);
+    assert_int_equal(st.keys, 0);
+    assert_int_equal(st.loads, 0);
+    assert_int_equal(st.streams, 0);
+    assert_true(st.mirror_reads >= 8);
+    assert_int_equal(mf_stats(&p).streams, 1);
+    assert_int_equal(mf_stats(&p).loads, 1);
+
+    /* the feeder gone: not live, for every store of the instance */
+    gcp_etcd_feeder_destroy(p.f);
+    p.f = NULL;
+    assert_false(mf_store_stats(ms).live);
+
+    gcp_store_close(ms);
+    gcp_store_close(s);
+    gcp_arena_destroy(a);
+    mf_close(&p);
+    mf_env_free(&e);
+}
+
+
+/*
+ * quorum reads from the mirror: one probe per read, and a write of
+ * another instance (not sharing the watermark) is seen by the next read.
+ */
+static void
+test_mirrored_quorum(void **state)
+{
+    int64_t              wm, other, rev;
+    uint64_t             probes;
+    mf_env_t             e;
+    mf_proc_t            p;
+    gcp_arena_t         *a;
+    gcp_store_t         *s, *ms;
+    gcp_etcd_conf_t      oc;
+    gcp_store_result_t  *res;
+
+    wm = 0;
+    other = 0;
+    mf_env(&e, 1);
+    assert_non_null(mf_open(&e, &p, 0, 1));
+
+    oc = e.conf;
+    oc.watermark = &other;
+    s = gcp_etcd_open(&oc, p.loop, &(const char *) { NULL });
+    assert_non_null(s);
+    ms = mf_mirrored(&e, &p, &wm, 1);
+    a = gcp_arena_create(0);
+
+    assert_true(mf_wait_live(&p, WAIT_MS));
+    probes = mf_store_stats(ms).probes;
+
+    rev = mf_create(s, "/registry/q%d", 0);
+    res = gcp_sc_get(ms, a, K("/registry/q0"), 0);
+    assert_int_equal(res->rc, GCP_OK);
+    assert_int_equal(res->nkvs, 1);
+    assert_int_equal(res->kvs[0].mod_revision, rev);
+    assert_int_equal(mf_store_stats(ms).probes, probes + 1);
+
+    gcp_store_close(ms);
+    gcp_store_close(s);
+    gcp_arena_destroy(a);
+    mf_close(&p);
+    mf_env_free(&e);
+}
+
+
 /* A failed test must not leave its child feeding forever. */
 static int
 mf_teardown(void **state)
@@ -473,13 +746,16 @@ mf_teardown(void **state)
 static const struct CMUnitTest  mirror_tests[] = {
     cmocka_unit_test_teardown(test_feeder_takeover, mf_teardown),
     cmocka_unit_test_teardown(test_feeder_compacted, mf_teardown),
+    cmocka_unit_test(test_mirrored_store),
+    cmocka_unit_test(test_mirrored_quorum),
 };
 
 
 int
 main(void)
 {
-    int  failed;
+    int        failed;
+    mf_conf_t  conf_store;
 
     snprintf(base_dir, sizeof(base_dir), "/tmp/gcp-mirror-XXXXXX");
 
@@ -495,6 +771,11 @@ main(void)
 
     failed = cmocka_run_group_tests_name("etcd mirror feeder", mirror_tests,
                                          NULL, NULL);
+
+    memset(&conf_store, 0, sizeof(mf_conf_t));
+    failed += gcp_store_conformance_run("store conformance: etcd on a "
+                                        "mirror", mf_conf_open,
+                                        mf_conf_close, &conf_store);
 
     gcp_test_etcd_stop(&one);
     rmdir(base_dir);
