@@ -535,6 +535,12 @@ int gcp_etcd_mirrored_attach(gcp_etcd_t *e);
 /* Stops following it (close). */
 void gcp_etcd_mirrored_detach(gcp_etcd_t *e);
 
+/*
+ * Reads waiting for the mirror's load: looks again (a load at the
+ * revision the mirror was at moves nothing, so wakes nobody).
+ */
+void gcp_etcd_mirrored_poll(gcp_etcd_t *e);
+
 /* The mirror's feeder stream is up (reads consult it, gcp_etcd_read.c). */
 int gcp_etcd_mirrored_live(gcp_etcd_t *e);
 

@@ -53,6 +53,15 @@ gcp_etcd_mirrored_moved(void *arg)
 }
 
 
+void
+gcp_etcd_mirrored_poll(gcp_etcd_t *e)
+{
+    if (!e->ready) {
+        gcp_etcd_mirrored_moved(e);
+    }
+}
+
+
 int
 gcp_etcd_mirrored_attach(gcp_etcd_t *e)
 {

@@ -503,6 +503,10 @@ gcp_etcd_sweep_handler(void *arg)
     now = gcp_etcd_now(e);
     stall = gcp_min(e->timeout / 2, 2000);
 
+    if (e->mirror) {
+        gcp_etcd_mirrored_poll(e);
+    }
+
     head = NULL;
     tail = &head;
     stalled = 0;

@@ -5,7 +5,9 @@
 
 With `pytest --storage=etcd`, every server of the session (the fixture's
 and those tests start themselves) stores its objects in one etcd member
-started for the session on loopback, each under a prefix of its own.
+started for the session on loopback, each under a prefix of its own;
+with `--etcd-mirror` too (or GCP_E2E_ETCD_MIRROR=1), each server keeps one
+copy per instance in an LMDB mirror (gcp_storage etcd mirror=DIR).
 A test file that sets STORAGE_INDEPENDENT = True (what it checks happens
 before or beside the store: authentication, proxying to another server;
 or its tests start the storage they need themselves) runs in the LMDB session only: the etcd session deselects it.
@@ -34,6 +36,9 @@ os.environ.setdefault("GCP_TLS", "off")
 def pytest_addoption(parser):
     parser.addoption("--storage", choices=("lmdb", "etcd"), default="lmdb",
                      help="storage backend of the servers (default lmdb)")
+    parser.addoption("--etcd-mirror", action="store_true",
+                     help="etcd servers keep one copy per instance in an "
+                          "LMDB mirror (gcp_storage etcd mirror=DIR)")
 
 
 # the ports of each session's servers (gcp_server.free_port): the two
@@ -44,6 +49,9 @@ PORTS = {"lmdb": "20000-25999", "etcd": "26000-31999"}
 def pytest_configure(config):
     os.environ.setdefault("GCP_E2E_PORTS",
                           PORTS[config.getoption("--storage")])
+    if config.getoption("--etcd-mirror"):
+        os.environ["GCP_E2E_ETCD_MIRROR"] = "1"
+        GcpServer.etcd_mirror = True
 
 
 def pytest_collection_modifyitems(config, items):
