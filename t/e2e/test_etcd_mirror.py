@@ -99,8 +99,13 @@ class Watcher:
                     line, buf = buf.split(b"\n", 1)
                     if line.strip():
                         self.events.append(json.loads(line))
-        except (OSError, http.client.HTTPException):
+        except (OSError, ValueError, AttributeError,
+                http.client.HTTPException):
             return          # closed by the test, or by a worker exiting
+
+    def last_rv(self):
+        objs = [e["object"] for e in self.events]
+        return objs[-1]["metadata"]["resourceVersion"] if objs else None
 
     def names(self):
         return [e["object"]["metadata"]["name"] for e in self.events
@@ -108,7 +113,8 @@ class Watcher:
 
     def close(self):
         try:
-            self.conn.sock.shutdown(2)
+            if self.conn.sock is not None:
+                self.conn.sock.shutdown(2)
         except OSError:
             pass
         self.conn.close()
@@ -131,9 +137,10 @@ def create_and_read(srv, ns, names):
 
 def test_one_stream_per_instance(srv, etcd):
     assert len(srv.worker_pids()) == 3
-    eventually(lambda: feeder_pid(srv) in srv.worker_pids(), timeout=30)
+    assert eventually(lambda: feeder_pid(srv) in srv.worker_pids(),
+                      timeout=30)
     # the feeder's stream; the workers open none of their own
-    eventually(lambda: watch_streams(etcd) == 1, timeout=30)
+    assert eventually(lambda: watch_streams(etcd) == 1, timeout=30)
 
 
 def check_failover(srv, etcd, ns, prefix, disrupt):
@@ -149,15 +156,30 @@ def check_failover(srv, etcd, ns, prefix, disrupt):
         disrupt(old)
         create_and_read(srv, ns, ["%s-b%d" % (prefix, i) for i in range(5)])
 
-        eventually(lambda: feeder_pid(srv) not in (None, old)
-                   and feeder_pid(srv) in srv.worker_pids(), timeout=30)
+        assert eventually(lambda: feeder_pid(srv) not in (None, old)
+                          and feeder_pid(srv) in srv.worker_pids(),
+                          timeout=30)
         want = (["%s-a%d" % (prefix, i) for i in range(5)]
                 + ["%s-b%d" % (prefix, i) for i in range(5)])
-        eventually(lambda: len(w.names()) >= 10, timeout=30)
-        assert w.names() == want
-        assert all(e["type"] == "ADDED" for e in w.events
-                   if e["type"] != "BOOKMARK")
-        eventually(lambda: watch_streams(etcd) == 1, timeout=30)
+        names = []
+        last = rv
+        for _ in range(5):
+            # a watch on the worker that went away ends: as a client,
+            # watch again from the last resourceVersion it saw
+            eventually(lambda: len(names) + len(w.names()) >= 10
+                       or not w.thread.is_alive(), timeout=30)
+            w.close()
+            w.thread.join(10)
+            assert all(e["type"] == "ADDED" for e in w.events
+                       if e["type"] != "BOOKMARK")
+            names += w.names()
+            last = w.last_rv() or last
+            if len(names) >= 10:
+                break
+            w = Watcher(srv, "/api/v1/namespaces/%s/configmaps?watch=1"
+                        "&resourceVersion=%s" % (ns, last))
+        assert names == want
+        assert eventually(lambda: watch_streams(etcd) == 1, timeout=30)
     finally:
         w.close()
 
