@@ -575,8 +575,8 @@ test_mirrored_store(void **state)
     first = mf_create(s, "/registry/old%d", 0);
     res = gcp_sc_update(s, a, K("/registry/old0"), K("u"), first);
     assert_int_equal(res->rc, GCP_OK);
+    gcp_store_close(s);         /* before the loop it uses */
     mf_close(&p);
-    gcp_store_close(s);
 
     assert_non_null(mf_open(&e, &p, 0, 1));
     s = gcp_etcd_open(&oc, p.loop, &(const char *) { NULL });
