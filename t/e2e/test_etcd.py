@@ -122,6 +122,15 @@ def test_objects_are_etcd_keys(etcd, unique_name):
         assert r.json["metadata"]["resourceVersion"] == rv
 
 
+def shut(*socks):
+    """Shuts both directions of each socket, whatever state it is in."""
+    for s in socks:
+        try:
+            s.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+
+
 class UnreadyServer(GcpServer):
     """A server whose storage is out of reach: started once it answers
     HTTP at all (its /readyz says 503 meanwhile)."""
@@ -489,11 +498,7 @@ class DroppingProxy:
                 server.sendall(data)
             except OSError:
                 break
-        for s in (client, server):
-            try:
-                s.shutdown(socket.SHUT_RDWR)
-            except OSError:
-                pass
+        shut(client, server)
 
     def down(self, client, server, conn):
         while True:
@@ -507,12 +512,9 @@ class DroppingProxy:
                 client.sendall(data)
             except OSError:
                 break
-        for s in (client, server):
-            try:
-                s.shutdown(socket.SHUT_RDWR)
-            except OSError:
-                pass
-            s.close()
+        shut(client, server)
+        client.close()
+        server.close()
 
     def close(self):
         self.listener.close()
