@@ -29,7 +29,7 @@ DEB_PACKAGES := nginx nginx-dev gcc make libc6-dev libjansson-dev \
     python3-kubernetes python3-yaml python3-requests \
     python3-prometheus-client wrk etcd-server \
     etcd-client dpkg-dev debhelper lintian clang-14 libclang-rt-14-dev \
-    libsodium-dev
+    libsodium-dev npm unzip
 
 # The core is in folders by layer (docs/architecture.md); headers are
 # included by name, every folder on the include path, as nginx does.
@@ -248,13 +248,20 @@ check-core:
 # writes to $(E2E_ETCD_LOG), shown when both are done.  E2E_SERIAL=1 runs
 # them one after the other.
 E2E_FILES    ?= t/e2e
+# helm 3.17 for test_helm.py (not in Debian: tools/fetch-helm says where
+# it comes from).
+HELM         := $(BUILD)/tools/helm
+export GCP_HELM = $(HELM)
 E2E_ETCD_LOG := $(BUILD)/e2e-etcd.log
 E2E_LMDB_CMD  = GCP_MODULE=$(MODULE) $(PYTHON) -m pytest -q \
                     $(E2E_FILES) $(PYTEST_ARGS)
 E2E_ETCD_CMD  = GCP_MODULE=$(MODULE) $(PYTHON) -m pytest -q \
                     --storage=etcd $(E2E_FILES) $(PYTEST_ARGS)
 
-e2e: module
+$(HELM): tools/fetch-helm
+	tools/fetch-helm $@
+
+e2e: module $(HELM)
 ifeq ($(E2E_SERIAL),1)
 	$(E2E_LMDB_CMD)
 	$(E2E_ETCD_CMD)

@@ -38,6 +38,9 @@ DEFAULT_MODULE = os.path.join(ROOT, "build", "nginx", "objs",
                               "ngx_http_gcp_module.so")
 NGINX = os.environ.get("GCP_NGINX", "/usr/sbin/nginx")
 KUBECTL = "/usr/bin/kubectl"
+# helm 3.17, put there by `make e2e` (tools/fetch-helm).
+HELM = os.environ.get("GCP_HELM") or os.path.join(ROOT, "build", "tools",
+                                                  "helm")
 
 # What a healthy server never logs.
 CRASH_PATTERNS = [
