@@ -692,14 +692,31 @@ ngx_http_gcp_proxy_filter_init(void *data)
 }
 
 
-/* Appends a buffer for [pos, last) of u->buffer to u->out_bufs. */
+/*
+ * Appends a buffer for [pos, last) of u->buffer to u->out_bufs.  A
+ * long-running answer (a watch, logs) is flushed as it comes: each piece
+ * is an event its client waits for.  Any other streams too, but in whole
+ * TLS records: a flush on every piece read would send, after each full
+ * record, a small one with the rest of the piece and the chunk framing (a
+ * write and a wake-up of the client for a few bytes: half of the writes
+ * of a large list); the rest goes with the next piece or the end of the
+ * answer.  A piece smaller than postpone_output is flushed all the same:
+ * the write filter would keep it for more, and more may not be read
+ * before it is sent (u->buffer is reused once its pieces are out).
+ */
 static ngx_int_t
 ngx_http_gcp_proxy_out(ngx_http_request_t *r, u_char *pos, u_char *last)
 {
-    ngx_chain_t          *cl, **ll;
-    ngx_http_upstream_t  *u;
+    ngx_chain_t               *cl, **ll;
+    ngx_http_upstream_t       *u;
+    ngx_http_gcp_ctx_t        *gctx;
+    ngx_http_core_loc_conf_t  *clcf;
+    ngx_http_gcp_proxy_ctx_t  *ctx;
 
     u = r->upstream;
+    gctx = ngx_http_get_module_ctx(r, ngx_http_gcp_module);
+    ctx = gctx->proxy;
+    clcf = ngx_http_get_module_loc_conf(r, ngx_http_core_module);
 
     for (ll = &u->out_bufs; *ll; ll = &(*ll)->next) {
         /* void */
@@ -714,11 +731,28 @@ ngx_http_gcp_proxy_out(ngx_http_request_t *r, u_char *pos, u_char *last)
 
     cl->buf->pos = pos;
     cl->buf->last = last;
-    cl->buf->flush = 1;
+    cl->buf->flush = ctx->proxy->long_running
+                     || (size_t) (last - pos) < clcf->postpone_output;
     cl->buf->memory = 1;
     cl->buf->tag = u->output.tag;
 
     return NGX_OK;
+}
+
+
+/* The answer is complete: its last piece goes out at once. */
+static void
+ngx_http_gcp_proxy_flush_last(ngx_http_upstream_t *u)
+{
+    ngx_chain_t  *cl;
+
+    for (cl = u->out_bufs; cl && cl->next; cl = cl->next) {
+        /* void */
+    }
+
+    if (cl) {
+        cl->buf->flush = 1;
+    }
 }
 
 
@@ -761,6 +795,7 @@ ngx_http_gcp_proxy_copy_filter(void *data, ssize_t bytes)
 
     if (u->length == 0) {
         u->keepalive = !extra && !u->headers_in.connection_close;
+        ngx_http_gcp_proxy_flush_last(u);
     }
 
     return NGX_OK;
@@ -812,6 +847,7 @@ ngx_http_gcp_proxy_chunked_filter(void *data, ssize_t bytes)
         }
 
         if (rc == NGX_DONE) {
+            ngx_http_gcp_proxy_flush_last(u);
             u->length = 0;
             u->keepalive = !u->headers_in.connection_close
                            && buf->pos == buf->last;
