@@ -14,7 +14,7 @@ import threading
 
 import pytest
 
-from gcp_http import call, connect
+from gcp_http import assert_status, call, connect
 from gcp_wait import eventually
 from kubectl_watch import KubectlWatch
 from test_crd import create_crd, crd_path, delete_crd
@@ -279,15 +279,6 @@ def test_create_and_update_in_other_version(server, wh, gadgets, namespace):
     assert call(server, "GET", g_path(namespace, "w")).json["spec"] == {
         "count": 8}
 
-    # a dry run converts nothing and writes nothing
-    wh.clear()
-    d = call(server, "POST", g_path(namespace, version="v2") + "?dryRun=All",
-             {"apiVersion": GROUP + "/v2", "kind": "Gadget",
-              "metadata": {"name": "dry"}, "spec": {"amount": 1}})
-    assert d.status == 201 and d.json["spec"] == {"amount": 1}, d
-    assert wh.reviews("/convert") == []
-    assert call(server, "GET", g_path(namespace, "dry")).status == 404
-
     # kubectl, through the v2 name
     out = server.kubectl("get", "gadgets.v2." + GROUP, "-n", namespace, "w",
                          "-o", "jsonpath={.spec.amount}").stdout
@@ -301,6 +292,150 @@ def test_create_and_update_in_other_version(server, wh, gadgets, namespace):
     assert sorted((o["metadata"]["name"], o["spec"]["amount"])
                   for o in dc.json["items"]) == [("w", 8), ("x", 5)]
     assert call(server, "GET", g_path(namespace)).json["items"] == []
+
+
+def dry(path):
+    return path + ("&" if "?" in path else "?") + "dryRun=All"
+
+
+def specs_to(wh, version, name):
+    """The specs of the objects named name the webhook was asked to
+    convert to version (the namespace cleanup of other tests converts
+    theirs meanwhile)."""
+    return [o["spec"] for o in reviews_to(wh, version)
+            if o["metadata"]["name"] == name]
+
+
+def test_dry_run_in_other_version(server, wh, gadgets, namespace):
+    """A dry run in v2 goes the way of the write, as upstream's dry-run
+    storage (the object encoded by the storage codec, then decoded): the
+    webhook converts it to v1 and back, the answer is what came back, and
+    nothing is stored.  Creates, updates, patches, applies and deletes."""
+    # create: to v1, then back to v2
+    wh.clear()
+    d = call(server, "POST", dry(g_path(namespace, version="v2")),
+             {"apiVersion": GROUP + "/v2", "kind": "Gadget",
+              "metadata": {"name": "dry"}, "spec": {"amount": 1}})
+    assert d.status == 201, d
+    assert d.json["apiVersion"] == GROUP + "/v2"
+    assert d.json["spec"] == {"amount": 1}
+    # the labels of both conversions: the answer came through the webhook
+    assert d.json["metadata"]["labels"] == {"converted-to": "v2"}
+    assert "resourceVersion" not in d.json["metadata"]
+    assert specs_to(wh, "v1", "dry") == [{"amount": 1}]
+    assert [(o["spec"], o["metadata"]["labels"])
+            for o in reviews_to(wh, "v2")
+            if o["metadata"]["name"] == "dry"] == [
+        ({"count": 1}, {"converted-to": "v1"})]
+    assert call(server, "GET", g_path(namespace, "dry")).status == 404
+
+    # a name taken: AlreadyExists, as the write
+    create(server, namespace, "w", 3)
+    d = call(server, "POST", dry(g_path(namespace, version="v2")),
+             {"apiVersion": GROUP + "/v2", "kind": "Gadget",
+              "metadata": {"name": "w"}, "spec": {"amount": 1}})
+    assert_status(d, 409, "AlreadyExists",
+                  'gadgets.%s "w" already exists' % GROUP)
+
+    stored = call(server, "GET", g_path(namespace, "w")).json
+    rv = stored["metadata"]["resourceVersion"]
+
+    # update: read in v2, to v1, back to v2; the store keeps count 3
+    obj = call(server, "GET", g_path(namespace, "w", "v2")).json
+    obj["spec"] = {"amount": 9}
+    wh.clear()
+    u = call(server, "PUT", dry(g_path(namespace, "w", "v2")), obj)
+    assert u.status == 200, u
+    assert u.json["apiVersion"] == GROUP + "/v2"
+    assert u.json["spec"] == {"amount": 9}
+    assert u.json["metadata"]["resourceVersion"] == rv
+    assert specs_to(wh, "v1", "w") == [{"amount": 9}]
+    assert specs_to(wh, "v2", "w") == [{"count": 3}, {"count": 9}]
+
+    # merge patch and apply, the same way
+    wh.clear()
+    p = call(server, "PATCH", dry(g_path(namespace, "w", "v2")),
+             {"spec": {"amount": 8}},
+             content_type="application/merge-patch+json")
+    assert p.status == 200 and p.json["spec"] == {"amount": 8}, p
+    assert specs_to(wh, "v1", "w") == [{"amount": 8}]
+
+    def apply_v2(name, amount, status):
+        wh.clear()
+        a = call(server, "PATCH",
+                 dry(g_path(namespace, name, "v2")) + "&fieldManager=dry",
+                 json.dumps({"apiVersion": GROUP + "/v2", "kind": "Gadget",
+                             "metadata": {"name": name},
+                             "spec": {"amount": amount}}),
+                 content_type="application/apply-patch+yaml")
+        assert a.status == status, a
+        assert a.json["spec"] == {"amount": amount}
+        assert specs_to(wh, "v1", name) == [{"amount": amount}]
+        return a
+
+    a = apply_v2("w", 7, 200)
+    assert ("dry", "Apply") in [(e.get("manager"), e["operation"]) for e
+                                in a.json["metadata"]["managedFields"]]
+    # an apply that creates
+    apply_v2("new", 2, 201)
+    assert call(server, "GET", g_path(namespace, "new")).status == 404
+
+    s = call(server, "GET", g_path(namespace, "w"))
+    assert s.json["spec"] == {"count": 3}
+    assert s.json["metadata"]["resourceVersion"] == rv
+    assert "dry" not in [e.get("manager") for e in
+                         s.json["metadata"].get("managedFields", [])]
+
+    # delete: read through the webhook, as the delete; nothing removed
+    r = call(server, "POST", g_path(namespace), {
+        "apiVersion": GROUP + "/v1", "kind": "Gadget",
+        "metadata": {"name": "held", "finalizers": ["example.com/hold"]},
+        "spec": {"count": 2}})
+    assert r.status == 201, r
+    wh.clear()
+    d = call(server, "DELETE", dry(g_path(namespace, "held", "v2")))
+    assert d.status == 200, d
+    assert d.json["apiVersion"] == GROUP + "/v2"
+    assert d.json["spec"] == {"amount": 2}
+    assert d.json["metadata"]["deletionTimestamp"]
+    assert specs_to(wh, "v2", "held") == [{"count": 2}, {"count": 2}]
+    held = call(server, "GET", g_path(namespace, "held")).json
+    assert "deletionTimestamp" not in held["metadata"]
+    wh.clear()
+    d = call(server, "DELETE", dry(g_path(namespace, "w", "v2")))
+    assert d.status == 200 and d.json["kind"] == "Status", d
+    assert len(specs_to(wh, "v2", "w")) == 1
+    assert call(server, "GET", g_path(namespace, "w")).status == 200
+    r = call(server, "PATCH", g_path(namespace, "held"),
+             {"metadata": {"finalizers": None}},
+             content_type="application/merge-patch+json")
+    assert r.status == 200, r
+
+
+def test_failing_webhook_fails_dry_runs(server, wh, gadgets, namespace):
+    """A dry run fails as the write would: the same 500, nothing
+    written."""
+    create(server, namespace, "kept", 1)
+    fail_webhook(server, wh, namespace, "kept")
+    message = ("conversion webhook for conv.example.com/%s, Kind=Gadget "
+               "failed: the test refuses to convert")
+
+    r = call(server, "POST", dry(g_path(namespace, version="v2")),
+             {"apiVersion": GROUP + "/v2", "kind": "Gadget",
+              "metadata": {"name": "no"}, "spec": {"amount": 2}})
+    assert r.status == 500, r
+    assert r.json["status"] == "Failure" and "reason" not in r.json
+    assert r.json["message"] == message % "v2"
+    r = call(server, "PATCH", dry(g_path(namespace, "kept", "v2")),
+             {"spec": {"amount": 9}},
+             content_type="application/merge-patch+json")
+    assert r.status == 500 and r.json["message"] == message % "v1", r
+    r = call(server, "DELETE", dry(g_path(namespace, "kept", "v2")))
+    assert r.status == 500 and r.json["message"] == message % "v1", r
+
+    names = [o["metadata"]["name"] for o in call(
+        server, "GET", g_path(namespace)).json["items"]]
+    assert names == ["kept"]
 
 
 def test_failing_webhook_writes_nothing(server, wh, gadgets, namespace):
@@ -652,3 +787,33 @@ def test_scale_in_other_version(server, wh, widgets, namespace):
                    "--replicas=4")
     assert call(server, "GET", w_path(namespace, "w", "v1")).json[
         "spec"] == {"count": 4}
+
+
+def create_widget(server, ns, name, spec):
+    r = call(server, "POST", "/apis/%s/v1/namespaces/%s/widgets" % (
+        GROUP, ns), {"apiVersion": GROUP + "/v1", "kind": "Widget",
+                     "metadata": {"name": name}, "spec": spec})
+    assert r.status == 201, r
+    return r
+
+
+def test_scale_dry_run_in_other_version(server, wh, widgets, namespace):
+    """A dry-run write of the v2 Scale converts the changed object to v1
+    and back as the write does, and stores nothing."""
+    r = create_widget(server, namespace, "d", {"count": 3})
+    rv = r.json["metadata"]["resourceVersion"]
+    wh.clear()
+
+    p = call(server, "PATCH", dry(w_path(namespace, "d", "v2", "scale")),
+             {"spec": {"replicas": 6}},
+             content_type="application/merge-patch+json")
+    assert p.status == 200, p
+    assert p.json["spec"] == {"replicas": 6}
+    assert p.json["metadata"]["resourceVersion"] == rv
+    assert specs_to(wh, "v1", "d") == [{"amount": 6}]
+    assert specs_to(wh, "v2", "d") == [
+        {"count": 3}, {"count": 6}]
+    o = call(server, "GET", w_path(namespace, "d", "v1"))
+    assert o.json["spec"] == {"count": 3}
+    assert o.json["metadata"]["resourceVersion"] == rv
+

@@ -183,25 +183,15 @@ gcp_scale_respond_converted(gcp_op_t *op, void *arg)
 }
 
 
+/*
+ * The answer to a write stored at s->rev as s->value (a dry run: what
+ * would be stored, at the revision read).
+ */
+
 static void
-gcp_scale_written(void *arg, gcp_store_result_t *res)
+gcp_scale_answer(gcp_scale_t *s)
 {
-    gcp_kv_t      kv;
-    gcp_scale_t  *s = arg;
-
-    if (res->rc == GCP_ECONFLICT && s->precondition == NULL
-        && s->retries++ < GCP_SCALE_RETRIES)
-    {
-        gcp_scale_read(s);
-        return;
-    }
-
-    if (res->rc != GCP_OK) {
-        gcp_reg_store_error(s->op, res, s->op->ri.name);
-        return;
-    }
-
-    s->rev = res->kvs[0].mod_revision;
+    gcp_kv_t  kv;
 
     if (!gcp_reg_converts(s->op)) {
         gcp_scale_respond(s, s->obj, s->rev);
@@ -226,6 +216,29 @@ gcp_scale_written(void *arg, gcp_store_result_t *res)
 
 
 static void
+gcp_scale_written(void *arg, gcp_store_result_t *res)
+{
+    gcp_scale_t  *s = arg;
+
+    if (res->rc == GCP_ECONFLICT && s->precondition == NULL
+        && s->retries++ < GCP_SCALE_RETRIES)
+    {
+        gcp_scale_read(s);
+        return;
+    }
+
+    if (res->rc != GCP_OK) {
+        gcp_reg_store_error(s->op, res, s->op->ri.name);
+        return;
+    }
+
+    s->rev = res->kvs[0].mod_revision;
+
+    gcp_scale_answer(s);
+}
+
+
+static void
 gcp_scale_store(gcp_op_t *op, void *arg)
 {
     json_t       *stored;
@@ -237,6 +250,13 @@ gcp_scale_store(gcp_op_t *op, void *arg)
 
     if (s->value.data == NULL) {
         gcp_op_error(op, GCP_ENOMEM, NULL, NULL);
+        return;
+    }
+
+    if (s->dry_run) {
+        /* converted both ways as the write, nothing stored */
+        s->rev = s->kv.mod_revision;
+        gcp_scale_answer(s);
         return;
     }
 
@@ -252,11 +272,6 @@ gcp_scale_admitted(gcp_admit_t *ad, int rc)
     gcp_op_t     *op = s->op;
 
     if (rc != GCP_OK) {
-        return;
-    }
-
-    if (s->dry_run) {
-        gcp_scale_respond(s, s->obj, s->kv.mod_revision);
         return;
     }
 

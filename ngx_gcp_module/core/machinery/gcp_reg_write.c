@@ -64,6 +64,8 @@ static void gcp_create_mutated(gcp_admit_t *ad, int rc);
 static void gcp_write_mutated(gcp_admit_t *ad, int rc);
 static void gcp_write_admitted(gcp_admit_t *ad, int rc);
 static void gcp_create_start(gcp_write_t *w);
+static void gcp_create_done(void *arg, gcp_store_result_t *res);
+static void gcp_create_write(gcp_write_t *w);
 
 
 static gcp_write_t *
@@ -311,12 +313,6 @@ gcp_write_respond_obj(gcp_write_t *w, int status, json_t *obj, int64_t rv)
 {
     gcp_kv_t  kv;
 
-    if (w->dry_run && gcp_reg_converts(w->op)) {
-        /* never encoded: upstream converts nothing */
-        gcp_output_object(w->op, status, NULL, obj);
-        return;
-    }
-
     memset(&kv, 0, sizeof(kv));
 
     kv.value = gcp_write_encode(w, obj);
@@ -355,6 +351,21 @@ gcp_write_respond_obj(gcp_write_t *w, int status, json_t *obj, int64_t rv)
     }
 
     gcp_output_object(w->op, status, &kv, NULL);
+}
+
+
+/*
+ * A dry run, admitted and in the storage version (w->stored): answered as
+ * the write would be (status: w->status), nothing stored.  As upstream's
+ * dry-run storage, which encodes the object with the storage codec and
+ * decodes it back: a conversion webhook converts it both ways.
+ */
+
+static void
+gcp_write_dry(gcp_write_t *w)
+{
+    gcp_write_respond_obj(w, w->status, w->stored,
+                          w->status == 201 ? 0 : w->cur.mod_revision);
 }
 
 
@@ -440,7 +451,7 @@ gcp_create_done(void *arg, gcp_store_result_t *res)
         }
 
         w->key = gcp_object_key(op->a, op->res, op->ri.ns, w->name);
-        gcp_write_to_storage(w, gcp_write_store);
+        gcp_create_write(w);
         return;
     }
 
@@ -458,6 +469,48 @@ gcp_create_done(void *arg, gcp_store_result_t *res)
 }
 
 
+/*
+ * A dry-run create: refused when the name is taken, as upstream's dry-run
+ * storage reads the key first (AlreadyExists, or for a generated name
+ * another try); else converted as a create is, nothing stored.
+ */
+
+static void
+gcp_create_dry_got(void *arg, gcp_store_result_t *res)
+{
+    gcp_write_t  *w = arg;
+
+    if (res->rc == GCP_OK && res->nkvs > 0) {
+        res->rc = GCP_EEXISTS;
+        gcp_create_done(w, res);
+        return;
+    }
+
+    if (res->rc != GCP_OK && res->rc != GCP_ENOTFOUND) {
+        gcp_reg_store_error(w->op, res, w->name);
+        return;
+    }
+
+    w->status = 201;
+    gcp_write_to_storage(w, gcp_write_dry);
+}
+
+
+/* Create, admitted: stored in the storage version, or a dry run. */
+
+static void
+gcp_create_write(gcp_write_t *w)
+{
+    if (w->dry_run) {
+        gcp_store_get(w->op->api->store, w->key, 0, w->op->a,
+                      gcp_create_dry_got, w);
+        return;
+    }
+
+    gcp_write_to_storage(w, gcp_write_store);
+}
+
+
 static void
 gcp_create_admitted(gcp_admit_t *ad, int rc)
 {
@@ -467,12 +520,7 @@ gcp_create_admitted(gcp_admit_t *ad, int rc)
         return;
     }
 
-    if (w->dry_run) {
-        gcp_write_respond_obj(w, 201, w->obj, 0);
-        return;
-    }
-
-    gcp_write_to_storage(w, gcp_write_store);
+    gcp_create_write(w);
 }
 
 
@@ -1199,7 +1247,8 @@ gcp_write_admitted(gcp_admit_t *ad, int rc)
     }
 
     if (w->dry_run) {
-        gcp_write_respond_obj(w, 200, w->obj, w->cur.mod_revision);
+        w->status = 200;
+        gcp_write_to_storage(w, gcp_write_dry);
         return;
     }
 

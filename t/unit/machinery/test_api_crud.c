@@ -252,6 +252,16 @@ test_create_errors(void **state)
     assert_int_equal(r->status, 404);
     api_resp_free(r);
 
+    /* upstream's dry-run storage reads the key first: a name taken */
+
+    r = api_call(env, "POST", CM_PATH "?dryRun=All", JSON,
+                 "{\"metadata\":{\"name\":\"warned\"}}", NULL);
+    assert_int_equal(r->status, 409);
+    assert_string_equal(api_str(r->json, "reason", NULL), "AlreadyExists");
+    assert_string_equal(api_str(r->json, "message", NULL),
+                        "configmaps \"warned\" already exists");
+    api_resp_free(r);
+
     r = api_call(env, "POST", CM_PATH "?dryRun=Bogus", JSON,
                  "{\"metadata\":{\"name\":\"dry\"}}", NULL);
     assert_int_equal(r->status, 422);
