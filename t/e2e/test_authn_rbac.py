@@ -268,22 +268,28 @@ def test_service_account_token_denied(srv, ids):
             '"team"') in p.stderr
 
 
-APPLIER = """
+CAROL_ROLE = """
 apiVersion: rbac.authorization.k8s.io/v1
 kind: Role
-metadata: {name: cm-applier, namespace: team}
+metadata: {name: %(name)s, namespace: team}
 rules:
-- apiGroups: [""]
-  resources: [configmaps]
-  verbs: [%s]
+- apiGroups: ["%(group)s"]
+  resources: [%(resource)s]
+  verbs: [%(verbs)s]
 ---
 apiVersion: rbac.authorization.k8s.io/v1
 kind: RoleBinding
-metadata: {name: cm-appliers, namespace: team}
-roleRef: {apiGroup: rbac.authorization.k8s.io, kind: Role, name: cm-applier}
+metadata: {name: %(name)ss, namespace: team}
+roleRef: {apiGroup: rbac.authorization.k8s.io, kind: Role, name: %(name)s}
 subjects:
 - {apiGroup: rbac.authorization.k8s.io, kind: User, name: carol}
 """
+
+
+def carol_role(name, group, resource, verbs):
+    """A Role NAME in team and its RoleBinding NAMEs to carol."""
+    return CAROL_ROLE % {"name": name, "group": group,
+                         "resource": resource, "verbs": verbs}
 
 
 def test_apply_that_creates_needs_create(srv, ids):
@@ -301,7 +307,8 @@ def test_apply_that_creates_needs_create(srv, ids):
                     conn=srv.connection(None),
                     headers={"Authorization": "Bearer tok-carol"})
 
-    srv.kubectl("apply", "-f", "-", input=APPLIER % "get, patch")
+    srv.kubectl("apply", "-f", "-",
+                input=carol_role("cm-applier", "", "configmaps", "get, patch"))
     eventually(lambda: apply("c0", "1").status == 200)
 
     for query in ("", "&dryRun=All"):
@@ -325,10 +332,58 @@ def test_apply_that_creates_needs_create(srv, ids):
     assert 'configmaps "absent" is forbidden' in p.stderr
 
     # with create as well, the apply creates
-    srv.kubectl("apply", "-f", "-", input=APPLIER % "get, patch, create")
+    srv.kubectl("apply", "-f", "-",
+                input=carol_role("cm-applier", "", "configmaps",
+                                 "get, patch, create"))
     eventually(lambda: apply("absent", "2").status == 201)
     r = call(srv, "GET", "/api/v1/namespaces/%s/configmaps/absent" % NS,
              conn=srv.connection())
     assert r.json["data"] == {"k": "2"}
     srv.kubectl("delete", "-n", NS, "role/cm-applier",
                 "rolebinding/cm-appliers")
+
+
+def test_put_that_creates_needs_create(srv, ids):
+    """A PUT of an absent Lease creates it (leases allow create on update):
+    upstream's update handler asks the authorizer for create too
+    (withAuthorization), and refuses with NewForbidden(leases, name,
+    reason); update alone updates the leases that exist."""
+    path = "/apis/coordination.k8s.io/v1/namespaces/%s/leases/" % NS
+
+    def put(name, holder, query=""):
+        return call(srv, "PUT", path + name + query, {
+            "apiVersion": "coordination.k8s.io/v1", "kind": "Lease",
+            "metadata": {"name": name},
+            "spec": {"holderIdentity": holder}},
+            conn=srv.connection(None),
+            headers={"Authorization": "Bearer tok-carol"})
+
+    r = call(srv, "POST", path, {"metadata": {"name": "l0"}},
+             conn=srv.connection())
+    assert r.status == 201, r
+    srv.kubectl("apply", "-f", "-",
+                input=carol_role("lease-updater", "coordination.k8s.io",
+                                 "leases", "update"))
+    assert eventually(lambda: put("l0", "carol").status == 200)
+
+    for query in ("", "?dryRun=All"):
+        r = put("absent", "carol", query)
+        assert r.status == 403, r
+        assert r.json["reason"] == "Forbidden"
+        assert r.json["message"] == (
+            'leases.coordination.k8s.io "absent" is forbidden: ')
+        assert r.json["details"] == {"name": "absent",
+                                     "group": "coordination.k8s.io",
+                                     "kind": "leases"}
+    assert call(srv, "GET", path + "absent",
+                conn=srv.connection()).status == 404
+
+    # with create as well, the PUT creates
+    srv.kubectl("apply", "-f", "-",
+                input=carol_role("lease-updater", "coordination.k8s.io",
+                                 "leases", "update, create"))
+    assert eventually(lambda: put("absent", "carol").status == 201)
+    r = call(srv, "GET", path + "absent", conn=srv.connection())
+    assert r.json["spec"] == {"holderIdentity": "carol"}
+    srv.kubectl("delete", "-n", NS, "role/lease-updater",
+                "rolebinding/lease-updaters")

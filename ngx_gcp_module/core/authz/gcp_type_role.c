@@ -16,6 +16,7 @@ static const gcp_strategy_t  gcp_role_strategy = {
     .prepare_create = gcp_rbac_role_prepare,
     .prepare_update = gcp_rbac_role_prepare_update,
     .validate = gcp_rbac_validate_role,
+    .create_on_update = 1,
 };
 
 

@@ -21,6 +21,7 @@ static const gcp_strategy_t  gcp_rolebinding_strategy = {
     .validate = gcp_rbac_validate_rolebinding,
     .validate_update = gcp_rbac_validate_rolebinding_update,
     .table_cells = gcp_rbac_binding_cells,
+    .create_on_update = 1,
 };
 
 

@@ -35,6 +35,7 @@ typedef struct gcp_write_s {
     json_t                  *applied_mf;    /* apply: the new ones */
     unsigned                 apply:1;
     unsigned                 force:1;
+    unsigned                 creating:1;    /* a PUT that creates */
 
     gcp_str_t                key;
     const char              *name;
@@ -66,6 +67,7 @@ static void gcp_write_admitted(gcp_admit_t *ad, int rc);
 static void gcp_create_start(gcp_write_t *w);
 static void gcp_create_done(void *arg, gcp_store_result_t *res);
 static void gcp_create_write(gcp_write_t *w);
+static void gcp_write_update_create(gcp_write_t *w);
 
 
 static gcp_write_t *
@@ -442,6 +444,15 @@ gcp_create_done(void *arg, gcp_store_result_t *res)
     gcp_write_t  *w = arg;
     gcp_op_t     *op = w->op;
 
+    if (res->rc == GCP_EEXISTS && w->creating
+        && ++w->attempts < GCP_REG_MAX_RETRIES)
+    {
+        /* created by another meanwhile: this PUT updates it */
+        w->creating = 0;
+        gcp_write_read(w);
+        return;
+    }
+
     if (res->rc == GCP_EEXISTS && w->generated
         && ++w->attempts < GCP_REG_GENERATE_TRIES)
     {
@@ -704,7 +715,7 @@ gcp_create_mutated(gcp_admit_t *ad, int rc)
         return;
     }
 
-    if (w->apply && gcp_write_authorize_create(w) != GCP_OK) {
+    if (w->kind != GCP_W_CREATE && gcp_write_authorize_create(w) != GCP_OK) {
         return;
     }
 
@@ -790,6 +801,40 @@ gcp_write_apply_create(gcp_write_t *w)
     }
 
     w->obj = obj;
+    gcp_create_start(w);
+}
+
+
+/*
+ * Create by PUT, for the types whose strategy allows it (upstream's
+ * AllowCreateOnUpdate): the body is created as a POST would create it
+ * (201, managedFields of an Update, the create permission checked too),
+ * but for its resourceVersion, which upstream's store ignores there.  A
+ * create that loses a race with another reads again and updates.
+ */
+
+static void
+gcp_write_update_create(gcp_write_t *w)
+{
+    json_t    *obj;
+    gcp_op_t  *op = w->op;
+
+    obj = gcp_json_arena(op->a, gcp_json_deep_copy(w->body));
+    if (obj == NULL) {
+        gcp_op_error(op, GCP_ENOMEM, NULL, NULL);
+        return;
+    }
+
+    json_object_del(gcp_meta(obj), "resourceVersion");
+
+    w->obj = obj;
+    w->old = NULL;
+    w->sent_mf = gcp_json_arena(op->a,
+                     json_incref(json_object_get(json_object_get(obj,
+                                                                 "metadata"),
+                                                 "managedFields")));
+    w->creating = 1;
+
     gcp_create_start(w);
 }
 
@@ -1070,6 +1115,46 @@ gcp_update_done(void *arg, gcp_store_result_t *res)
 static void gcp_write_got_old(gcp_op_t *op, void *arg);
 
 
+/*
+ * The uid of a PUT's object is a precondition (upstream's update takes it
+ * from the object): the stored object (NULL: none, whose uid is "") must
+ * have it, else 409 as upstream's storage words it.  Returns GCP_OK, or
+ * GCP_ECONFLICT once answered.
+ */
+
+static int
+gcp_write_uid_precondition(gcp_write_t *w, const json_t *stored)
+{
+    gcp_op_t    *op = w->op;
+    const char  *uid, *have;
+
+    if (w->kind != GCP_W_UPDATE) {
+        return GCP_OK;
+    }
+
+    uid = gcp_meta_str(w->body, "uid");
+    have = stored ? gcp_meta_str(stored, "uid") : "";
+
+    if (uid[0] == '\0' || strcmp(uid, have) == 0) {
+        return GCP_OK;
+    }
+
+    gcp_op_error_obj(op, GCP_ECONFLICT,
+                     gcp_sprintf(op->a, "Operation cannot be fulfilled on %s "
+                                 "\"%s\": StorageError: invalid object, "
+                                 "Code: 4, Key: %.*s, ResourceVersion: 0, "
+                                 "AdditionalErrorMsg: Precondition failed: "
+                                 "UID in precondition: %s, UID in object "
+                                 "meta: %s",
+                                 gcp_op_qualified_resource(op, op->res),
+                                 w->name, (int) w->key.len, w->key.data, uid,
+                                 have),
+                     w->name);
+
+    return GCP_ECONFLICT;
+}
+
+
 static void
 gcp_write_got(void *arg, gcp_store_result_t *res)
 {
@@ -1080,8 +1165,22 @@ gcp_write_got(void *arg, gcp_store_result_t *res)
         res->rc = GCP_ENOTFOUND;
     }
 
+    if (res->rc == GCP_ENOTFOUND
+        && gcp_write_uid_precondition(w, NULL) != GCP_OK)
+    {
+        return;
+    }
+
     if (res->rc == GCP_ENOTFOUND && w->apply && op->sub == NULL) {
         gcp_write_apply_create(w);
+        return;
+    }
+
+    if (res->rc == GCP_ENOTFOUND && w->kind == GCP_W_UPDATE
+        && op->sub == NULL && op->res->strategy
+        && op->res->strategy->create_on_update)
+    {
+        gcp_write_update_create(w);
         return;
     }
 
@@ -1096,6 +1195,10 @@ gcp_write_got(void *arg, gcp_store_result_t *res)
 
     if (w->old == NULL) {
         gcp_op_error(op, GCP_EINTERNAL, "stored object is corrupt", NULL);
+        return;
+    }
+
+    if (gcp_write_uid_precondition(w, w->old) != GCP_OK) {
         return;
     }
 

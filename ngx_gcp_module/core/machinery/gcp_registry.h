@@ -166,7 +166,7 @@ struct gcp_strategy_s {
 
     unsigned  generation:1;         /* keeps metadata.generation */
     unsigned  no_unconditional_update:1;
-    unsigned  create_on_update:1;
+    unsigned  create_on_update:1;   /* a PUT creates an absent object */
 };
 
 

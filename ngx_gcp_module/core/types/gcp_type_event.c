@@ -276,6 +276,7 @@ static const gcp_strategy_t  gcp_event_strategy = {
     .validate_update = gcp_validate_event_update,
     .table_cells = gcp_event_cells_core,
     .field_value = gcp_event_field,
+    .create_on_update = 1,
 };
 
 

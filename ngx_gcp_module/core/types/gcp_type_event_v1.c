@@ -157,6 +157,7 @@ static const gcp_strategy_t  gcp_event_v1_strategy = {
     .field_value = gcp_event_v1_field,
     .to_external = gcp_event_to_external,
     .to_internal = gcp_event_to_internal,
+    .create_on_update = 1,
 };
 
 

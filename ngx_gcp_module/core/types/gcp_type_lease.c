@@ -32,6 +32,7 @@ static const gcp_strategy_t  gcp_lease_strategy = {
     .validate = gcp_validate_lease,
     .validate_update = gcp_validate_lease_update,
     .table_cells = gcp_lease_cells,
+    .create_on_update = 1,
 };
 
 
