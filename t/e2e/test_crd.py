@@ -575,6 +575,97 @@ def test_cr_scale_subresource(server, widgets, namespace):
                   'Invalid value: -1: should be a non-negative integer]')
 
 
+def managers(obj):
+    """(manager, operation, apiVersion, subresource, fieldsV1) of obj's
+    entries, in order."""
+    return [(e["manager"], e["operation"], e["apiVersion"],
+             e.get("subresource"), e["fieldsV1"])
+            for e in obj["metadata"].get("managedFields", [])]
+
+
+REPLICAS = {"f:spec": {"f:replicas": {}}}
+
+
+def test_cr_scale_managed_fields(server, widgets, namespace):
+    """Writes through /scale keep managedFields as kube-apiserver's
+    ScaleHandler: the writer owns the replicas field (specReplicasPath, in
+    the version written) in an Update entry with subresource scale,
+    taken from the manager that owned it before; a write that leaves the
+    replicas as they are gives nobody anything."""
+    merge = "application/merge-patch+json"
+    r = call(server, "POST", w_path(namespace) + "?fieldManager=creator",
+             widget("w-mf", size="small", replicas=2))
+    assert r.status == 201, r
+    assert managers(r.json)[0][:2] == ("creator", "Update")
+    assert "f:replicas" in managers(r.json)[0][4]["f:spec"]
+
+    r = call(server, "PATCH", w_path(namespace, "w-mf")
+             + "/scale?fieldManager=scaler", {"spec": {"replicas": 3}},
+             content_type=merge)
+    assert r.status == 200, r
+    assert "managedFields" not in r.json["metadata"]        # the Scale's
+    obj = call(server, "GET", w_path(namespace, "w-mf")).json
+    mf = managers(obj)
+    # upstream gives the entry made of the Scale's no time: it comes first
+    assert [m[:4] for m in mf] == [
+        ("scaler", "Update", GROUP + "/v1", "scale"),
+        ("creator", "Update", GROUP + "/v1", None)]
+    assert "time" not in obj["metadata"]["managedFields"][0]
+    assert mf[0][4] == REPLICAS
+    assert "f:replicas" not in mf[1][4]["f:spec"]
+    assert "f:size" in mf[1][4]["f:spec"]
+    creator = mf[1][4]
+
+    def put_scale(version, replicas):
+        r = call(server, "PUT", w_path(namespace, "w-mf", version)
+                 + "/scale?fieldManager=other",
+                 {"apiVersion": "autoscaling/v1", "kind": "Scale",
+                  "metadata": {"name": "w-mf", "namespace": namespace},
+                  "spec": {"replicas": replicas}})
+        assert r.status == 200, r
+
+    # the same value again, by another: nothing changes hands
+    put_scale("v1", 3)
+    obj = call(server, "GET", w_path(namespace, "w-mf")).json
+    assert [m[:4] for m in managers(obj)] == [
+        ("scaler", "Update", GROUP + "/v1", "scale"),
+        ("creator", "Update", GROUP + "/v1", None)]
+
+    # a write through v1beta1's /scale: owned in v1beta1
+    put_scale("v1beta1", 4)
+    obj = call(server, "GET", w_path(namespace, "w-mf")).json
+    assert managers(obj) == [
+        ("other", "Update", GROUP + "/v1beta1", "scale", REPLICAS),
+        ("creator", "Update", GROUP + "/v1", None, creator)]
+
+    # an applier takes the field back; kubectl scale takes it again
+    r = call(server, "PATCH", w_path(namespace, "w-mf")
+             + "?fieldManager=applier&force=true",
+             json.dumps(widget("w-mf", size="small", replicas=5)),
+             content_type="application/apply-patch+yaml")
+    assert r.status == 200, r
+    assert "other" not in [m[0] for m in managers(r.json)]
+    server.kubectl("-n", namespace, "scale", "widgets." + GROUP, "w-mf",
+                   "--replicas=6")
+    obj = call(server, "GET", w_path(namespace, "w-mf")).json
+    mf = managers(obj)
+    scale = [m for m in mf if m[3] == "scale"]
+    assert [m[0] for m in scale] == ["kubectl"]
+    assert scale[0][1:] == ("Update", GROUP + "/v1", "scale", REPLICAS)
+    applier = [m for m in mf if m[0] == "applier"]
+    assert "f:replicas" not in applier[0][4]["f:spec"]
+    assert obj["spec"]["replicas"] == 6
+
+    # scaled to 0: a Scale without replicas, whose writer owns nothing
+    r = call(server, "PATCH", w_path(namespace, "w-mf")
+             + "/scale?fieldManager=zero", {"spec": {"replicas": 0}},
+             content_type=merge)
+    assert r.status == 200 and r.json["spec"] == {}, r
+    obj = call(server, "GET", w_path(namespace, "w-mf")).json
+    assert obj["spec"]["replicas"] == 0
+    assert [m for m in managers(obj) if m[3] == "scale"] == []
+
+
 def test_cr_table_and_partial(server, widgets, namespace):
     call(server, "POST", w_path(namespace),
          widget("w-tab", size="medium"))

@@ -817,3 +817,20 @@ def test_scale_dry_run_in_other_version(server, wh, widgets, namespace):
     assert o.json["spec"] == {"count": 3}
     assert o.json["metadata"]["resourceVersion"] == rv
 
+
+def test_scale_without_replicas(server, wh, widgets, namespace):
+    """A Scale patch that leaves an object's unset replicas unset is
+    refused, as upstream's ScaleREST (there is nothing to keep); one that
+    sets them writes them."""
+    create_widget(server, namespace, "nr", {})
+    r = call(server, "PATCH", w_path(namespace, "nr", "v1", "scale"),
+             {"metadata": {"labels": {"a": "b"}}},
+             content_type="application/merge-patch+json")
+    assert_status(r, 400, "BadRequest",
+                  'the spec replicas field ".spec.count" cannot be empty')
+    r = call(server, "PATCH", w_path(namespace, "nr", "v1", "scale"),
+             {"spec": {"replicas": 2}},
+             content_type="application/merge-patch+json")
+    assert r.status == 200 and r.json["spec"] == {"replicas": 2}, r
+    assert call(server, "GET", w_path(namespace, "nr", "v1")).json[
+        "spec"] == {"count": 2}

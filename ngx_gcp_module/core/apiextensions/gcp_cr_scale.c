@@ -7,12 +7,15 @@
  * paths; a write (PUT of a Scale, or a JSON, merge or strategic merge
  * patch of it) sets spec.replicas in the object, which is validated and
  * admitted as an update of the custom resource and written conditionally
- * on the revision read (lost races without a precondition are retried).
- * With a conversion webhook, the object is read and written in the
- * request's version as upstream's storage codec does: the stored one
- * converted before the Scale is made of it, the changed one converted to
- * the storage version before it is stored, and what was stored converted
- * back for the answer.
+ * on the revision read (lost races without a precondition are retried),
+ * its managedFields kept as upstream's ScaleHandler keeps them (the
+ * writer owns the replicas field, with subresource scale).  A patch that
+ * leaves an object's unset replicas unset is refused.  With a conversion
+ * webhook, the object is read and written in the request's version as
+ * upstream's storage codec does: the stored one converted before the
+ * Scale is made of it, the changed one converted to the storage version
+ * before it is stored (a dry run too), and what was stored converted back
+ * for the answer.
  */
 
 #include <stdlib.h>
@@ -26,6 +29,11 @@
 
 
 #define GCP_SCALE_RETRIES  16
+
+/* spec.replicas of a Scale whose object has none, for a write (upstream) */
+#define GCP_SCALE_UNSET    (-2147483647LL - 1)
+
+#define GCP_SCALE_SCHEMA   "io.k8s.api.autoscaling.v1.Scale"
 
 
 typedef struct {
@@ -61,12 +69,18 @@ gcp_scale_int(const gcp_jsonpath_t *jp, const json_t *obj)
 }
 
 
-/* The Scale of obj (stored at revision rv), compact JSON. */
+/*
+ * The Scale of obj (stored at revision rv), compact JSON.  For a write
+ * (the Scale a patch applies to), spec.replicas the object lacks is
+ * GCP_SCALE_UNSET, as upstream's ScaleREST marks it.
+ */
 
 static void
-gcp_scale_json(gcp_scale_t *s, gcp_buf_t *b, const json_t *obj, int64_t rv)
+gcp_scale_json(gcp_scale_t *s, gcp_buf_t *b, const json_t *obj, int64_t rv,
+    int write)
 {
     json_t            *meta, *v;
+    long long          replicas;
     const char        *sel;
     gcp_cr_version_t  *ver = s->cr->version;
 
@@ -104,10 +118,23 @@ gcp_scale_json(gcp_scale_t *s, gcp_buf_t *b, const json_t *obj, int64_t rv)
         gcp_buf_addstr(b, "null");
     }
 
-    gcp_buf_printf(b, "},\"spec\":{\"replicas\":%lld},\"status\":"
-                      "{\"replicas\":%lld",
-                   (long long) (int32_t) gcp_scale_int(ver->spec_replicas,
-                                                        obj),
+    replicas = (int32_t) gcp_scale_int(ver->spec_replicas, obj);
+
+    if (write && (ver->spec_replicas == NULL
+                  || gcp_jsonpath_first(ver->spec_replicas, obj) == NULL))
+    {
+        replicas = GCP_SCALE_UNSET;
+    }
+
+    /* ScaleSpec's replicas is omitempty, ScaleStatus's is not */
+
+    gcp_buf_addstr(b, "},\"spec\":{");
+
+    if (replicas != 0) {
+        gcp_buf_printf(b, "\"replicas\":%lld", replicas);
+    }
+
+    gcp_buf_printf(b, "},\"status\":{\"replicas\":%lld",
                    (long long) (int32_t) gcp_scale_int(ver->status_replicas,
                                                         obj));
 
@@ -130,7 +157,7 @@ gcp_scale_respond(gcp_scale_t *s, const json_t *obj, int64_t rv)
     gcp_buf_t  b;
 
     gcp_buf_init(&b, s->op->a);
-    gcp_scale_json(s, &b, obj, rv);
+    gcp_scale_json(s, &b, obj, rv, 0);
     gcp_output_send(s->op, 200, &b);
 }
 
@@ -352,7 +379,7 @@ gcp_scale_wanted(gcp_scale_t *s)
     /* a patch of the current Scale */
 
     gcp_buf_init(&b, op->a);
-    gcp_scale_json(s, &b, s->old, s->kv.mod_revision);
+    gcp_scale_json(s, &b, s->old, s->kv.mod_revision, 1);
     cur = gcp_json_parse(op->a, b.data, b.len, &msg);
 
     if (cur == NULL) {
@@ -393,6 +420,99 @@ gcp_scale_wanted(gcp_scale_t *s)
 }
 
 
+/*
+ * The object's managedFields after the write (s->obj), as upstream's
+ * ScaleHandler makes them: the Scale gets the entries that own the
+ * replicas field, the write updates them as any write through a
+ * subresource (manager, Update, autoscaling/v1, subresource scale), and
+ * the object gets them back, the replicas field in its version's path.
+ * Returns GCP_OK or GCP_ENOMEM.
+ */
+
+static int
+gcp_scale_managed(gcp_scale_t *s)
+{
+    size_t                     i;
+    json_t                    *parent, *live, *want, *sub, *mf, *meta;
+    gcp_buf_t                  b;
+    gcp_op_t                  *op = s->op;
+    const char                *msg;
+    gcp_cr_def_t              *def = s->cr->def;
+    gcp_managed_t              m;
+    gcp_managed_scale_path_t  *paths;
+
+    paths = gcp_calloc(op->a, (def->nversions + 1)
+                              * sizeof(gcp_managed_scale_path_t));
+    if (paths == NULL) {
+        return GCP_ENOMEM;
+    }
+
+    for (i = 0; i < def->nversions; i++) {
+        paths[i].api_version = gcp_sprintf(op->a, "%s/%s", def->group,
+                                           def->versions[i].name);
+        paths[i].replicas = def->versions[i].scale
+                            ? def->versions[i].spec_replicas_path : NULL;
+
+        if (paths[i].api_version == NULL) {
+            return GCP_ENOMEM;
+        }
+    }
+
+    parent = json_object_get(json_object_get(s->old, "metadata"),
+                             "managedFields");
+
+    /*
+     * The Scale before the write, with its entries, and after it, as Go
+     * encodes them (replicas 0 is no field: its writer owns nothing); the
+     * rest of the Scale sent is not the object's.
+     */
+
+    gcp_buf_init(&b, op->a);
+    gcp_scale_json(s, &b, s->old, s->kv.mod_revision, 1);
+    live = gcp_json_parse(op->a, b.data, b.len, &msg);
+
+    gcp_buf_init(&b, op->a);
+    gcp_scale_json(s, &b, s->obj, s->kv.mod_revision, 1);
+    want = gcp_json_parse(op->a, b.data, b.len, &msg);
+
+    sub = gcp_json_arena(op->a, gcp_managed_scale_entries(parent, paths,
+                                                          def->nversions));
+
+    if (live == NULL || want == NULL || sub == NULL
+        || json_object_set(json_object_get(live, "metadata"),
+                           "managedFields", sub) != 0)
+    {
+        return GCP_ENOMEM;
+    }
+
+    gcp_reg_managed_init(op, &m);
+    m.node = gcp_schema_get(op->api->schemas, GCP_SCALE_SCHEMA);
+    m.api_version = "autoscaling/v1";
+
+    sub = gcp_json_arena(op->a, gcp_managed_update(&m, NULL, live, live,
+                                                   want));
+    mf = sub ? gcp_json_arena(op->a,
+                              gcp_managed_scale_parent(parent, sub, paths,
+                                                       def->nversions,
+                                                  gcp_reg_api_version(op)))
+             : NULL;
+    meta = gcp_meta(s->obj);
+
+    if (mf == NULL || meta == NULL) {
+        return GCP_ENOMEM;
+    }
+
+    if (json_array_size(mf)) {
+        return json_object_set(meta, "managedFields", mf) == 0
+               ? GCP_OK : GCP_ENOMEM;
+    }
+
+    json_object_del(meta, "managedFields");
+
+    return GCP_OK;
+}
+
+
 static void
 gcp_scale_write(gcp_scale_t *s)
 {
@@ -402,6 +522,19 @@ gcp_scale_write(gcp_scale_t *s)
 
     want = gcp_scale_wanted(s);
     if (want == NULL) {
+        return;
+    }
+
+    r = json_object_get(json_object_get(want, "spec"), "replicas");
+    s->replicas = json_is_integer(r) ? json_integer_value(r) : 0;
+
+    if (s->replicas == GCP_SCALE_UNSET) {
+        gcp_op_error(op, GCP_EBADREQUEST,
+                     gcp_sprintf(op->a, "the spec replicas field %s cannot "
+                                 "be empty",
+                                 gcp_ferr_quote(op->a,
+                                     s->cr->version->spec_replicas_path)),
+                     NULL);
         return;
     }
 
@@ -422,14 +555,12 @@ gcp_scale_write(gcp_scale_t *s)
 
     s->precondition = rv && rv[0] ? rv : NULL;
 
-    r = json_object_get(json_object_get(want, "spec"), "replicas");
-    s->replicas = json_is_integer(r) ? json_integer_value(r) : 0;
-
     s->obj = gcp_json_arena(op->a, gcp_json_deep_copy(s->old));
 
     if (s->obj == NULL
         || gcp_scale_set(op->a, s->obj, s->cr->version->spec_replicas_path,
-                         json_integer(s->replicas)) != GCP_OK)
+                         json_integer(s->replicas)) != GCP_OK
+        || gcp_scale_managed(s) != GCP_OK)
     {
         gcp_op_error(op, GCP_ENOMEM, NULL, NULL);
         return;

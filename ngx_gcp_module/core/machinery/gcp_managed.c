@@ -13,13 +13,14 @@
 #include "gcp_fieldset.h"
 #include "gcp_json.h"
 #include "gcp_managed.h"
+#include "gcp_managed_int.h"
 
 
 #define GCP_MF_MAX_UPDATERS  10
 #define GCP_MF_ANCIENT       "ancient-changes"
 
 
-static const char *
+const char *
 gcp_mf_str(const json_t *e, const char *key)
 {
     const char  *s = json_string_value(json_object_get(e, key));
@@ -44,12 +45,7 @@ gcp_mf_reset(const json_t *sent)
 }
 
 
-/*
- * A valid copy of managedFields entries, as upstream decodes them, or
- * NULL when mf is absent or invalid (or out of memory).
- */
-
-static json_t *
+json_t *
 gcp_mf_decode(const json_t *mf)
 {
     size_t        i;
@@ -260,9 +256,7 @@ gcp_mf_cap(json_t *mf)
 }
 
 
-/* Entries in upstream's order and key order; consumes mf. */
-
-static json_t *
+json_t *
 gcp_mf_encode(json_t *mf)
 {
     size_t         i, n;

@@ -63,6 +63,42 @@ int gcp_managed_apply(const gcp_managed_t *m, const json_t *live,
     const json_t *config, int force, json_t **merged, json_t **conflicts);
 
 /*
+ * A version of a resource that has a scale subresource in some version
+ * (upstream's ResourcePathMappings): its apiVersion ("group/v1") and the
+ * path of its replicas field (".spec.replicas"), NULL when that version
+ * has no scale.
+ */
+typedef struct {
+    const char  *api_version;
+    const char  *replicas;
+} gcp_managed_scale_path_t;
+
+
+/*
+ * The managedFields of the Scale made of an object whose entries are
+ * parent (upstream's ToSubresource): each entry that owns the replicas
+ * field of its version (paths[0..n)), made an autoscaling/v1 entry that
+ * owns spec.replicas.  Returns a new reference, or NULL when out of
+ * memory.
+ */
+json_t *gcp_managed_scale_entries(const json_t *parent,
+    const gcp_managed_scale_path_t *paths, size_t n);
+
+/*
+ * The object's managedFields after a write through its scale subresource
+ * in api_version (upstream's ToParent), given its entries before
+ * (parent) and the Scale's after the write (scale): the entries of
+ * versions not in paths dropped, the replicas field taken from the
+ * entries that no longer own it in scale, and every manager of
+ * spec.replicas in scale owning the replicas field of api_version.
+ * Returns a new reference, or NULL when out of memory (or api_version
+ * has no scale).
+ */
+json_t *gcp_managed_scale_parent(const json_t *parent, const json_t *scale,
+    const gcp_managed_scale_path_t *paths, size_t n,
+    const char *api_version);
+
+/*
  * The manager of a request as upstream names it: fieldManager when set,
  * else the User-Agent up to its first "/", without unprintable
  * characters, cut at 128 bytes.  Returns a string in buf (of size > 128).
