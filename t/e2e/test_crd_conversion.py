@@ -298,12 +298,12 @@ def dry(path):
     return path + ("&" if "?" in path else "?") + "dryRun=All"
 
 
-def specs_to(wh, version, name):
-    """The specs of the objects named name the webhook was asked to
-    convert to version (the namespace cleanup of other tests converts
+def specs_to(wh, version, name, kind="Gadget"):
+    """The specs of the objects of kind named name the webhook was asked
+    to convert to version (the namespace cleanup of other tests converts
     theirs meanwhile)."""
     return [o["spec"] for o in reviews_to(wh, version)
-            if o["metadata"]["name"] == name]
+            if o["metadata"]["name"] == name and o["kind"] == kind]
 
 
 def test_dry_run_in_other_version(server, wh, gadgets, namespace):
@@ -747,14 +747,15 @@ def test_scale_in_other_version(server, wh, widgets, namespace):
     g = call(server, "GET", w_path(namespace, "w", "v1", "scale"))
     assert g.status == 200, g
     assert g.json["spec"] == {"replicas": 3}
-    assert wh.reviews("/convert") == []
+    assert specs_to(wh, "v1", "w", "Widget") == []
+    assert specs_to(wh, "v2", "w", "Widget") == []
 
     g = call(server, "GET", w_path(namespace, "w", "v2", "scale"))
     assert g.status == 200, g
     assert g.json["apiVersion"] == "autoscaling/v1"
     assert g.json["spec"] == {"replicas": 3}
     assert g.json["status"]["replicas"] == 2
-    assert [o["spec"] for o in reviews_to(wh, "v2")] == [{"count": 3}]
+    assert specs_to(wh, "v2", "w", "Widget") == [{"count": 3}]
 
     # PUT of the v2 Scale: spec.amount set in v2, stored as v1's count
     scale = g.json
@@ -763,9 +764,9 @@ def test_scale_in_other_version(server, wh, widgets, namespace):
     u = call(server, "PUT", w_path(namespace, "w", "v2", "scale"), scale)
     assert u.status == 200, u
     assert u.json["spec"] == {"replicas": 5}
-    assert [o["spec"] for o in reviews_to(wh, "v1")] == [{"amount": 5}]
+    assert specs_to(wh, "v1", "w", "Widget") == [{"amount": 5}]
     # read, then what was stored for the answer
-    assert [o["spec"] for o in reviews_to(wh, "v2")] == [
+    assert specs_to(wh, "v2", "w", "Widget") == [
         {"count": 3}, {"count": 5}]
     o = call(server, "GET", w_path(namespace, "w", "v1"))
     assert o.json["spec"] == {"count": 5}, o
@@ -810,8 +811,8 @@ def test_scale_dry_run_in_other_version(server, wh, widgets, namespace):
     assert p.status == 200, p
     assert p.json["spec"] == {"replicas": 6}
     assert p.json["metadata"]["resourceVersion"] == rv
-    assert specs_to(wh, "v1", "d") == [{"amount": 6}]
-    assert specs_to(wh, "v2", "d") == [
+    assert specs_to(wh, "v1", "d", "Widget") == [{"amount": 6}]
+    assert specs_to(wh, "v2", "d", "Widget") == [
         {"count": 3}, {"count": 6}]
     o = call(server, "GET", w_path(namespace, "d", "v1"))
     assert o.json["spec"] == {"count": 3}
