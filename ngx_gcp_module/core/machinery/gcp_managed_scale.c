@@ -165,10 +165,17 @@ gcp_mfs_moved(const json_t *e, const char *api_version, const char *path)
     c = json_copy((json_t *) e);
     s = gcp_mfs_set(path);
 
-    if (c == NULL || s == NULL
+    if (c == NULL || s == NULL) {
+        json_decref(c);
+        json_decref(s);
+        return NULL;
+    }
+
+    /* (set_new takes its value even when it fails) */
+
+    if (json_object_set_new(c, "fieldsV1", s) != 0
         || json_object_set_new(c, "apiVersion", json_string(api_version))
-           != 0
-        || json_object_set_new(c, "fieldsV1", s) != 0)
+           != 0)
     {
         json_decref(c);
         return NULL;
@@ -289,9 +296,17 @@ gcp_managed_scale_parent(const json_t *parent, const json_t *scale,
 
         c = json_copy(e);
 
-        if (c == NULL || json_object_set_new(c, "fieldsV1", rest) != 0
-            || json_array_append_new(out, c) != 0)
-        {
+        if (c == NULL) {
+            json_decref(rest);
+            goto failed;
+        }
+
+        if (json_object_set_new(c, "fieldsV1", rest) != 0) {
+            json_decref(c);
+            goto failed;
+        }
+
+        if (json_array_append_new(out, c) != 0) {
             goto failed;
         }
     }
