@@ -6,7 +6,8 @@
  * every CRD (gcp_crd_cache.c): each worker watches the CRDs in the store
  * and keeps the registry's custom resources current, so that every worker
  * of every instance serves a new API within moments of its CRD being
- * Established.
+ * Established, and a worker asked for it before its watch brought it
+ * reads it first (gcp_crds_refresh()).
  */
 
 #ifndef _GCP_CRD_H_INCLUDED_
@@ -64,6 +65,21 @@ int gcp_crds_init(gcp_api_t *api);
 
 /* Stops watching and releases everything (NULL api->crds is fine). */
 void gcp_crds_free(gcp_api_t *api);
+
+typedef void (*gcp_crds_done_pt)(void *arg);
+
+/*
+ * For a request about to be answered 404 under group: reads the CRD that
+ * would serve resource of group ("RESOURCE.GROUP") from the store and
+ * applies it to this process's custom resources when it is newer than
+ * what this process's watch brought so far, so that a CRD any worker or
+ * instance shows Established is served by this one too.  The read uses
+ * arena a.  Returns 1 when done(arg) will be called once it is done (it
+ * may be before this returns), 0 when there is nothing to read (CRDs not
+ * loaded yet, an empty group or resource, out of memory): answer at once.
+ */
+int gcp_crds_refresh(gcp_api_t *api, const char *group, const char *resource,
+    gcp_arena_t *a, gcp_crds_done_pt done, void *arg);
 
 /* Returns 1 once the CRDs in the store have been read (readyz). */
 int gcp_crds_synced(gcp_api_t *api);

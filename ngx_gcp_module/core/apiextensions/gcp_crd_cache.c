@@ -8,6 +8,15 @@
  * a CRD serves once Established; a change of its spec, accepted names or
  * uid ends the watches of its old resources (their clients watch again).
  * A broken watch lists again.
+ *
+ * The watch of each worker brings a CRD at its own pace, while a client
+ * that saw the CRD Established (written by the worker running the
+ * controllers) expects every worker to serve it, as kube-apiserver's
+ * process that serves the API is the one that establishes it.  So a
+ * request about to be answered 404 under a group reads the CRD that would
+ * serve it (gcp_crds_refresh()) and applies it when it is newer than this
+ * worker's copy; the watch's event for that revision then changes
+ * nothing.  One read of one key, only on that 404 path.
  */
 
 #include <stdlib.h>
@@ -265,18 +274,23 @@ gcp_crds_remove(gcp_crds_t *c, gcp_crds_entry_t *e)
 
 
 /*
- * Applies the CRD stored at key (value.data NULL: deleted).  Returns
- * GCP_OK, or GCP_ENOMEM (the entry is then gone; a relist repairs it).
+ * Applies the CRD stored at key at revision rev (value.data NULL:
+ * deleted), unless the entry already holds that revision or a newer one
+ * (a refresh read it before the watch brought it).  Sets *changed when
+ * the entry changed.  Returns GCP_OK, or GCP_ENOMEM (the entry is then
+ * gone; a relist repairs it).
  */
 
 static int
 gcp_crds_apply(gcp_crds_t *c, gcp_str_t key, gcp_str_t value, int64_t rev,
-    gcp_arena_t *a)
+    gcp_arena_t *a, unsigned *changed)
 {
     int                 end;
     char               *name;
     json_t             *crd;
     gcp_crds_entry_t   *e, tmp;
+
+    *changed = 0;
 
     name = gcp_strndup(a, key.data + sizeof(GCP_CRD_PREFIX) - 1,
                        key.len - (sizeof(GCP_CRD_PREFIX) - 1));
@@ -285,6 +299,12 @@ gcp_crds_apply(gcp_crds_t *c, gcp_str_t key, gcp_str_t value, int64_t rev,
     }
 
     e = gcp_crds_find(c, name);
+
+    if (e && rev <= e->revision) {
+        return GCP_OK;
+    }
+
+    *changed = 1;
 
     if (value.data == NULL) {
         if (e) {
@@ -392,6 +412,7 @@ static int
 gcp_crds_event(void *arg, const gcp_store_event_t *ev)
 {
     int           rc;
+    unsigned      changed;
     gcp_str_t     none = gcp_null_string;
     gcp_arena_t  *a;
     gcp_crds_t   *c = arg;
@@ -410,8 +431,12 @@ gcp_crds_event(void *arg, const gcp_store_event_t *ev)
         rc = gcp_crds_apply(c, ev->kv.key,
                             ev->type == GCP_STORE_EVENT_PUT ? ev->kv.value
                                                             : none,
-                            ev->revision, a);
+                            ev->revision, a, &changed);
         gcp_arena_destroy(a);
+
+        if (rc == GCP_OK && !changed) {
+            return GCP_OK;
+        }
 
         if (rc != GCP_OK || gcp_crds_publish(c) != GCP_OK) {
             c->watch = NULL;
@@ -437,6 +462,7 @@ static void
 gcp_crds_listed(void *arg, gcp_store_result_t *res)
 {
     size_t       i;
+    unsigned     changed;
     gcp_crds_t  *c = arg;
 
     c->loading = 0;
@@ -458,7 +484,8 @@ gcp_crds_listed(void *arg, gcp_store_result_t *res)
 
     for (i = 0; i < res->nkvs; i++) {
         if (gcp_crds_apply(c, res->kvs[i].key, res->kvs[i].value,
-                           res->kvs[i].mod_revision, c->load_arena)
+                           res->kvs[i].mod_revision, c->load_arena,
+                           &changed)
             != GCP_OK)
         {
             break;
@@ -577,6 +604,80 @@ gcp_crds_free(gcp_api_t *api)
     }
 
     free(c);
+}
+
+
+/* A refresh in flight (gcp_crds_refresh()). */
+
+typedef struct {
+    gcp_api_t        *api;
+    gcp_arena_t      *a;
+    gcp_crds_done_pt  done;
+    void             *arg;
+} gcp_crds_refresh_t;
+
+
+static void
+gcp_crds_refreshed(void *arg, gcp_store_result_t *res)
+{
+    unsigned             changed;
+    gcp_kv_t            *kv;
+    gcp_crds_t          *c;
+    gcp_crds_refresh_t  *r = arg;
+
+    c = r->api->crds;
+
+    /* a list under way brings it, or something newer */
+
+    if (c != NULL && c->synced && !c->loading && res->rc == GCP_OK
+        && res->nkvs == 1)
+    {
+        kv = &res->kvs[0];
+
+        if (gcp_crds_apply(c, kv->key, kv->value, kv->mod_revision, r->a,
+                           &changed)
+            != GCP_OK
+            || (changed && gcp_crds_publish(c) != GCP_OK))
+        {
+            gcp_crds_schedule_load(c);
+        }
+    }
+
+    r->done(r->arg);
+}
+
+
+int
+gcp_crds_refresh(gcp_api_t *api, const char *group, const char *resource,
+    gcp_arena_t *a, gcp_crds_done_pt done, void *arg)
+{
+    gcp_str_t            key;
+    gcp_crds_t          *c = api->crds;
+    gcp_crds_refresh_t  *r;
+
+    if (c == NULL || !c->synced || group[0] == '\0'
+        || resource[0] == '\0')
+    {
+        return 0;
+    }
+
+    key.data = gcp_sprintf(a, GCP_CRD_PREFIX "%s.%s", resource, group);
+    r = gcp_calloc(a, sizeof(gcp_crds_refresh_t));
+
+    if (key.data == NULL || r == NULL) {
+        return 0;
+    }
+
+    r->api = api;
+    r->a = a;
+    r->done = done;
+    r->arg = arg;
+
+    key.len = strlen(key.data);
+
+    gcp_store_get(api->store, key, 0, a, gcp_crds_refreshed, r);
+
+    return 1;
 }
 
 

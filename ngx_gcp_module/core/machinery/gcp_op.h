@@ -113,6 +113,8 @@ struct gcp_op_s {
                                             /* first */
 
     unsigned                  responded:1;
+    unsigned                  crds_refreshed:1; /* CRD cache brought up */
+                                                /* to date (gcp_api.c) */
 };
 
 

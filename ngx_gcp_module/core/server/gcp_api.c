@@ -496,6 +496,37 @@ gcp_api_not_found(gcp_op_t *op)
 }
 
 
+static void gcp_api_resource(gcp_op_t *op);
+
+
+static void
+gcp_api_refreshed(void *arg)
+{
+    gcp_api_resource(arg);
+}
+
+
+/*
+ * Before a 404 under a group: this worker may not have applied yet a CRD
+ * that another worker or instance shows Established (each learns it from
+ * its own watch); it reads that CRD once, then routes again.  Returns 1
+ * when the route goes on there.
+ */
+
+static int
+gcp_api_refresh_crds(gcp_op_t *op)
+{
+    if (op->crds_refreshed || op->ri.group[0] == '\0') {
+        return 0;
+    }
+
+    op->crds_refreshed = 1;
+
+    return gcp_crds_refresh(op->api, op->ri.group, op->ri.resource, op->a,
+                            gcp_api_refreshed, op);
+}
+
+
 static void
 gcp_api_resource(gcp_op_t *op)
 {
@@ -508,6 +539,10 @@ gcp_api_resource(gcp_op_t *op)
                                 ri->resource);
 
     if (op->res == NULL) {
+        if (gcp_api_refresh_crds(op)) {
+            return;
+        }
+
         /*
          * Paths under a group kube-apiserver serves in some version
          * reach that group's web service, whose 404 is a Status; other
@@ -538,6 +573,10 @@ gcp_api_resource(gcp_op_t *op)
         && (strcmp(op->res->name, "namespaces") != 0
             || strcmp(ri->ns, ri->name) != 0))
     {
+        if (op->res->unstructured && gcp_api_refresh_crds(op)) {
+            return;
+        }
+
         gcp_api_not_found(op);
         return;
     }
@@ -546,6 +585,10 @@ gcp_api_resource(gcp_op_t *op)
         op->sub = gcp_resource_sub(op->res, ri->subresource);
 
         if (op->sub == NULL) {
+            if (op->res->unstructured && gcp_api_refresh_crds(op)) {
+                return;
+            }
+
             gcp_api_not_found(op);
             return;
         }
