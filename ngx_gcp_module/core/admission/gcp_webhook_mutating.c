@@ -142,7 +142,14 @@ gcp_whmut_finish(gcp_whmut_t *m, int rc)
 {
     gcp_admit_t  *ad = m->ad;
 
-    if (rc == GCP_OK) {
+    /*
+     * What the object was, to tell whether other plugins change it, only
+     * when a webhook of this round would be called again for that
+     */
+
+    m->last = NULL;
+
+    if (rc == GCP_OK && m->ninvoked) {
         m->last = gcp_json_arena(ad->op->a, json_deep_copy(ad->obj));
     }
 

@@ -95,6 +95,13 @@ int gcp_json_duplicates(gcp_arena_t *a, const char *data, size_t len,
 void gcp_json_dump_buf(gcp_buf_t *b, const json_t *v, int pretty);
 
 /*
+ * Appends v as gcp_json_dump_buf() does (not pretty), every object's
+ * members in Go's map order (as gcp_json_sort_keys() would put them; v is
+ * not changed).
+ */
+void gcp_json_dump_sorted_buf(gcp_buf_t *b, const json_t *v);
+
+/*
  * Returns v serialised as gcp_json_dump_buf() does, NUL-terminated, in
  * arena memory; { NULL, 0 } on allocation failure.
  */

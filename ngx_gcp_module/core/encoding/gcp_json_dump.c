@@ -275,10 +275,11 @@ gcp_json_add_scalar(gcp_buf_t *b, const json_t *v)
 
 
 typedef struct {
-    const json_t  *node;
-    void          *iter;        /* objects: the next member */
-    size_t         index;       /* arrays: the next element */
-    size_t         count;       /* members written */
+    const json_t       *node;
+    void               *iter;       /* objects: the next member */
+    gcp_json_member_t  *members;    /* sorted: the object's, in order */
+    size_t              index;      /* arrays, sorted objects: the next */
+    size_t              count;      /* members written */
 } gcp_jdump_frame_t;
 
 
@@ -295,11 +296,36 @@ gcp_json_newline(gcp_buf_t *b, size_t depth)
 }
 
 
-void
-gcp_json_dump_buf(gcp_buf_t *b, const json_t *v, int pretty)
+/* Starts writing an object's members (f->members: in key order). */
+
+static int
+gcp_json_dump_open(gcp_jdump_frame_t *f, const json_t *obj, int sorted)
+{
+    f->members = NULL;
+    f->iter = NULL;
+
+    if (!sorted) {
+        f->iter = json_object_iter((json_t *) obj);
+        return GCP_OK;
+    }
+
+    f->members = malloc(json_object_size(obj) * sizeof(gcp_json_member_t));
+    if (f->members == NULL) {
+        return GCP_ENOMEM;
+    }
+
+    (void) gcp_json_members_sorted(obj, f->members);
+
+    return GCP_OK;
+}
+
+
+static void
+gcp_json_dump_run(gcp_buf_t *b, const json_t *v, int pretty, int sorted)
 {
     void               *iter;
     size_t              depth, cap;
+    const char         *key;
     const json_t       *next;
     gcp_jdump_frame_t  *stack, *f, *ns;
 
@@ -329,8 +355,15 @@ gcp_json_dump_buf(gcp_buf_t *b, const json_t *v, int pretty)
                 f->node = next;
                 f->index = 0;
                 f->count = 0;
-                f->iter = json_is_object(next)
-                          ? json_object_iter((json_t *) next) : NULL;
+                f->iter = NULL;
+                f->members = NULL;
+
+                if (json_is_object(next)
+                    && gcp_json_dump_open(f, next, sorted) != GCP_OK)
+                {
+                    b->failed = 1;
+                    break;
+                }
 
                 gcp_buf_addc(b, json_is_object(next) ? '{' : '[');
 
@@ -356,7 +389,9 @@ gcp_json_dump_buf(gcp_buf_t *b, const json_t *v, int pretty)
         if (json_is_object(f->node)) {
             iter = f->iter;
 
-            if (iter == NULL) {
+            if (sorted ? f->index == json_object_size(f->node)
+                       : iter == NULL)
+            {
                 goto close;
             }
 
@@ -368,12 +403,19 @@ gcp_json_dump_buf(gcp_buf_t *b, const json_t *v, int pretty)
                 gcp_json_newline(b, depth);
             }
 
-            gcp_json_add_string(b, json_object_iter_key(iter),
-                                json_object_iter_key_len(iter));
-            gcp_buf_add(b, ": ", pretty ? 2 : 1);
+            if (sorted) {
+                key = f->members[f->index].key;
+                gcp_json_add_string(b, key, f->members[f->index].len);
+                next = f->members[f->index++].value;
 
-            next = json_object_iter_value(iter);
-            f->iter = json_object_iter_next((json_t *) f->node, iter);
+            } else {
+                gcp_json_add_string(b, json_object_iter_key(iter),
+                                    json_object_iter_key_len(iter));
+                next = json_object_iter_value(iter);
+                f->iter = json_object_iter_next((json_t *) f->node, iter);
+            }
+
+            gcp_buf_add(b, ": ", pretty ? 2 : 1);
             continue;
         }
 
@@ -395,6 +437,7 @@ gcp_json_dump_buf(gcp_buf_t *b, const json_t *v, int pretty)
     close:
 
         depth--;
+        free(f->members);
 
         if (pretty) {
             gcp_json_newline(b, depth);
@@ -403,7 +446,25 @@ gcp_json_dump_buf(gcp_buf_t *b, const json_t *v, int pretty)
         gcp_buf_addc(b, json_is_object(f->node) ? '}' : ']');
     }
 
+    while (depth) {
+        free(stack[--depth].members);
+    }
+
     free(stack);
+}
+
+
+void
+gcp_json_dump_buf(gcp_buf_t *b, const json_t *v, int pretty)
+{
+    gcp_json_dump_run(b, v, pretty, 0);
+}
+
+
+void
+gcp_json_dump_sorted_buf(gcp_buf_t *b, const json_t *v)
+{
+    gcp_json_dump_run(b, v, 0, 1);
 }
 
 

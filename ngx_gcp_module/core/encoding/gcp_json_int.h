@@ -25,6 +25,22 @@ size_t gcp_utf8_put(char *u, uint32_t r);
  */
 void gcp_json_quote_char(gcp_buf_t *b, unsigned char c);
 
+/* An object's member, as Go's map order sorts them (gcp_json_sort.c). */
+typedef struct {
+    const char  *key;
+    size_t       len;
+    json_t      *value;
+} gcp_json_member_t;
+
+/* qsort()'s comparison of members: keys bytewise, a prefix first. */
+int gcp_json_member_cmp(const void *a, const void *b);
+
+/*
+ * Fills m (room for json_object_size(obj) members) with obj's members in
+ * key order, the values borrowed.  Returns the number of members.
+ */
+size_t gcp_json_members_sorted(const json_t *obj, gcp_json_member_t *m);
+
 /* The arena cleanup handler that releases a json_t (data). */
 void gcp_json_release(void *data);
 

@@ -8,17 +8,10 @@
 
 #include <stdlib.h>
 
-#include "gcp_json.h"
+#include "gcp_json_int.h"
 
 
-typedef struct {
-    const char  *key;
-    size_t       len;
-    json_t      *value;
-} gcp_json_member_t;
-
-
-static int
+int
 gcp_json_member_cmp(const void *a, const void *b)
 {
     int                       c;
@@ -31,6 +24,37 @@ gcp_json_member_cmp(const void *a, const void *b)
     }
 
     return (x->len > y->len) - (x->len < y->len);
+}
+
+
+size_t
+gcp_json_members_sorted(const json_t *obj, gcp_json_member_t *m)
+{
+    int          sorted;
+    size_t       i, klen;
+    json_t      *v;
+    const char  *key;
+
+    i = 0;
+    sorted = 1;
+
+    json_object_keylen_foreach((json_t *) obj, key, klen, v) {
+        m[i].key = key;
+        m[i].len = klen;
+        m[i].value = v;
+
+        if (i && gcp_json_member_cmp(&m[i - 1], &m[i]) > 0) {
+            sorted = 0;
+        }
+
+        i++;
+    }
+
+    if (!sorted) {
+        qsort(m, i, sizeof(gcp_json_member_t), gcp_json_member_cmp);
+    }
+
+    return i;
 }
 
 

@@ -372,6 +372,26 @@ gcp_write_dry(gcp_write_t *w)
 
 
 /*
+ * Responds with what a write stored (kv, the store's answer): its bytes
+ * as they are when a later read serves them so, else as
+ * gcp_write_respond_obj() makes it from w->stored.
+ */
+
+static void
+gcp_write_respond_kv(gcp_write_t *w, int status, gcp_kv_t *kv)
+{
+    const gcp_strategy_t  *st = w->op->res->strategy;
+
+    if (st && st->to_external && !gcp_reg_served_as_stored(w->op, kv)) {
+        gcp_write_respond_obj(w, status, w->stored, kv->mod_revision);
+        return;
+    }
+
+    gcp_output_object(w->op, status, kv, NULL);
+}
+
+
+/*
  * Sets obj's managedFields: those an apply made, else the update of the
  * stored ones (old: the stored object, NULL on create) by this write.
  */
@@ -471,12 +491,7 @@ gcp_create_done(void *arg, gcp_store_result_t *res)
         return;
     }
 
-    if (op->res->strategy && op->res->strategy->to_external) {
-        gcp_write_respond_obj(w, 201, w->stored, res->kvs[0].mod_revision);
-        return;
-    }
-
-    gcp_output_object(op, 201, &res->kvs[0], NULL);
+    gcp_write_respond_kv(w, 201, &res->kvs[0]);
 }
 
 
@@ -1103,12 +1118,7 @@ gcp_update_done(void *arg, gcp_store_result_t *res)
         return;
     }
 
-    if (op->res->strategy && op->res->strategy->to_external) {
-        gcp_write_respond_obj(w, 200, w->stored, res->kvs[0].mod_revision);
-        return;
-    }
-
-    gcp_output_object(op, 200, &res->kvs[0], NULL);
+    gcp_write_respond_kv(w, 200, &res->kvs[0]);
 }
 
 

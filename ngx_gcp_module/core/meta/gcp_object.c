@@ -10,7 +10,8 @@
 #include "gcp_object.h"
 
 
-static gcp_str_t gcp_object_dump_stored(gcp_arena_t *a, json_t *c);
+static gcp_str_t gcp_object_dump_stored(gcp_arena_t *a, json_t *c,
+    int sorted);
 
 
 static const char * const  gcp_meta_order[] = {
@@ -61,6 +62,66 @@ gcp_memmem(const char *h, size_t hlen, const char *n)
 }
 
 
+/* The bytes that end a run of a string's plain bytes. */
+static const unsigned char  gcp_object_string_stop[256] = {
+    ['"'] = 1, ['\\'] = 1
+};
+
+
+/*
+ * Returns the closing quote of the string whose contents start at p, or
+ * NULL past end (custom resources' managedFields are mostly short keys:
+ * a table test per byte, four at a time).
+ */
+
+static const char *
+gcp_object_string_end(const char *p, const char *end)
+{
+    const unsigned char  *u;
+
+    for ( ;; ) {
+        while (end - p >= 4) {
+            u = (const unsigned char *) p;
+
+            if (gcp_object_string_stop[u[0]]) {
+                break;
+            }
+
+            if (gcp_object_string_stop[u[1]]) {
+                p += 1;
+                break;
+            }
+
+            if (gcp_object_string_stop[u[2]]) {
+                p += 2;
+                break;
+            }
+
+            if (gcp_object_string_stop[u[3]]) {
+                p += 3;
+                break;
+            }
+
+            p += 4;
+        }
+
+        while (p < end && !gcp_object_string_stop[(unsigned char) *p]) {
+            p++;
+        }
+
+        if (p >= end) {
+            return NULL;
+        }
+
+        if (*p == '"') {
+            return p;
+        }
+
+        p += 2;                             /* an escape */
+    }
+}
+
+
 /*
  * Skips the JSON value at p (stored bytes: valid, compact JSON); returns
  * the byte after it, or NULL past end.
@@ -77,10 +138,9 @@ gcp_object_skip(const char *p, const char *end)
         switch (*p) {
 
         case '"':
-            for (p++; p < end && *p != '"'; p++) {
-                if (*p == '\\') {
-                    p++;
-                }
+            p = gcp_object_string_end(p + 1, end);
+            if (p == NULL) {
+                return NULL;
             }
 
             p++;
@@ -88,9 +148,14 @@ gcp_object_skip(const char *p, const char *end)
 
         case '{':
         case '[':
+            if (p + 1 < end && p[1] == (*p == '{' ? '}' : ']')) {
+                p += 2;                     /* empty: {} or [] */
+                break;
+            }
+
             depth++;
             p++;
-            break;
+            continue;
 
         case '}':
         case ']':
@@ -108,7 +173,7 @@ gcp_object_skip(const char *p, const char *end)
             }
 
             p++;
-            break;
+            continue;
 
         default:
             p++;
@@ -317,16 +382,21 @@ gcp_object_ordered(const json_t *src, const char * const *order)
 gcp_str_t
 gcp_object_encode_sorted(gcp_arena_t *a, const json_t *obj)
 {
-    json_t  *c;
+    json_t  *c, *meta;
 
-    c = json_deep_copy(obj);
+    /* written in order as it is: only metadata is copied, to change it */
 
-    if (c && gcp_json_sort_keys(c, 1) != GCP_OK) {
+    c = gcp_json_copy(obj);
+    meta = c ? json_object_get(c, "metadata") : NULL;
+
+    if (json_is_object(meta)
+        && json_object_set_new(c, "metadata", gcp_json_copy(meta)) != 0)
+    {
         json_decref(c);
         c = NULL;
     }
 
-    return gcp_object_dump_stored(a, c);
+    return gcp_object_dump_stored(a, c, 1);
 }
 
 
@@ -387,11 +457,12 @@ gcp_object_canonical(const json_t *obj, const char * const *order)
 
 /*
  * The stored form of c (a new reference, released here; NULL: out of
- * memory): without metadata.resourceVersion, which storage keeps.
+ * memory): without metadata.resourceVersion, which storage keeps; sorted:
+ * every object's members in key order.
  */
 
 static gcp_str_t
-gcp_object_dump_stored(gcp_arena_t *a, json_t *c)
+gcp_object_dump_stored(gcp_arena_t *a, json_t *c, int sorted)
 {
     json_t     *meta;
     gcp_buf_t   b;
@@ -407,7 +478,14 @@ gcp_object_dump_stored(gcp_arena_t *a, json_t *c)
     }
 
     gcp_buf_init(&b, a);
-    gcp_json_dump_buf(&b, c, 0);
+
+    if (sorted) {
+        gcp_json_dump_sorted_buf(&b, c);
+
+    } else {
+        gcp_json_dump_buf(&b, c, 0);
+    }
+
     json_decref(c);
 
     if (gcp_buf_failed(&b)) {
@@ -425,7 +503,7 @@ gcp_str_t
 gcp_object_encode(gcp_arena_t *a, const json_t *obj,
     const char * const *order)
 {
-    return gcp_object_dump_stored(a, gcp_object_canonical(obj, order));
+    return gcp_object_dump_stored(a, gcp_object_canonical(obj, order), 0);
 }
 
 

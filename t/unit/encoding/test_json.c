@@ -638,6 +638,48 @@ test_helpers(void **state)
 }
 
 
+/* gcp_json_dump_sorted_buf(): as gcp_json_sort_keys() then a dump. */
+static void
+test_dump_sorted(void **state)
+{
+    json_t       *v, *copy;
+    gcp_buf_t     b1, b2;
+    const char   *msg;
+    gcp_arena_t  *a;
+
+    static const char  doc[] =
+        "{\"z\":1,\"a\":{\"y\":[{\"b\":2,\"a\":{}},[]],\"x\":\"\\u003c\"},"
+        "\"ab\":null,\"a\\u0000b\":true,\"aa\":{},\"\":[1.5,{\"k\":{\"j\":0,"
+        "\"i\":-1}}]}";
+
+    a = gcp_arena_create(0);
+    v = gcp_json_parse(a, doc, sizeof(doc) - 1, &msg);
+    assert_non_null(v);
+
+    copy = gcp_json_deep_copy(v);
+    assert_int_equal(gcp_json_sort_keys(copy, 1), GCP_OK);
+
+    gcp_buf_init(&b1, a);
+    gcp_json_dump_sorted_buf(&b1, v);
+    gcp_buf_init(&b2, a);
+    gcp_json_dump_buf(&b2, copy, 0);
+
+    assert_false(gcp_buf_failed(&b1));
+    assert_int_equal(b1.len, b2.len);
+    assert_memory_equal(b1.data, b2.data, b1.len);
+    assert_true(memcmp(b1.data, "{\"\":[1.5,{\"k\":{\"i\":-1,\"j\":0}}],"
+                       "\"a\":{\"x\":", 33) == 0);
+
+    /* v itself keeps its order */
+    gcp_buf_init(&b2, a);
+    gcp_json_dump_buf(&b2, v, 0);
+    assert_true(memcmp(b2.data, "{\"z\":1,", 7) == 0);
+
+    json_decref(copy);
+    gcp_arena_destroy(a);
+}
+
+
 int
 main(void)
 {
@@ -652,6 +694,7 @@ main(void)
         cmocka_unit_test(test_deep_nesting),
         cmocka_unit_test(test_fuzz),
         cmocka_unit_test(test_helpers),
+        cmocka_unit_test(test_dump_sorted),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

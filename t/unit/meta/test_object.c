@@ -1,0 +1,132 @@
+
+/*
+ * gcp_object_splice(): the resourceVersion spliced into stored bytes, in
+ * particular into sorted metadata (custom resources), whose members
+ * before it are skipped: strings with escapes, empty and nested values.
+ */
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <string.h>
+
+#include "gcp_object.h"
+
+
+static void
+check(const char *stored, unsigned flags, int64_t rv, const char *want)
+{
+    gcp_buf_t     b;
+    gcp_str_t     v;
+    gcp_arena_t  *a;
+
+    a = gcp_arena_create(0);
+    assert_non_null(a);
+
+    v.data = stored;
+    v.len = strlen(stored);
+
+    gcp_buf_init(&b, a);
+    assert_int_equal(gcp_object_splice(&b, v, rv, flags), GCP_OK);
+    assert_int_equal(b.len, strlen(want));
+    assert_memory_equal(b.data, want, b.len);
+
+    gcp_arena_destroy(a);
+}
+
+
+static void
+test_splice_sorted(void **state)
+{
+    /* managedFields: escapes, a string ending in a backslash, {} and [] */
+    check("{\"apiVersion\":\"x/v1\",\"kind\":\"W\",\"metadata\":{"
+          "\"creationTimestamp\":\"t\",\"generation\":1,"
+          "\"labels\":{\"uid\":\"u\\\"}\"},"
+          "\"managedFields\":[{\"fieldsV1\":{\"f:a\":{},"
+          "\"k:{\\\"uid\\\":\\\"1\\\"}\":{\".\":{}},\"f:b\\\\\":{},"
+          "\"f:c]}\":{\"f:d\":[]}},\"manager\":\"m\"}],"
+          "\"name\":\"n\",\"namespace\":\"ns\",\"uid\":\"1234\"},"
+          "\"spec\":{\"uid\":\"s\"}}",
+          GCP_SPLICE_SORTED, 42,
+          "{\"apiVersion\":\"x/v1\",\"kind\":\"W\",\"metadata\":{"
+          "\"creationTimestamp\":\"t\",\"generation\":1,"
+          "\"labels\":{\"uid\":\"u\\\"}\"},"
+          "\"managedFields\":[{\"fieldsV1\":{\"f:a\":{},"
+          "\"k:{\\\"uid\\\":\\\"1\\\"}\":{\".\":{}},\"f:b\\\\\":{},"
+          "\"f:c]}\":{\"f:d\":[]}},\"manager\":\"m\"}],"
+          "\"name\":\"n\",\"namespace\":\"ns\",\"resourceVersion\":\"42\","
+          "\"uid\":\"1234\"},\"spec\":{\"uid\":\"s\"}}");
+
+    /* every member before it: at the closing brace */
+    check("{\"metadata\":{\"name\":\"abcdefghijklmnop\",\"r\":[1,{}]},"
+          "\"x\":1}",
+          GCP_SPLICE_SORTED, 7,
+          "{\"metadata\":{\"name\":\"abcdefghijklmnop\",\"r\":[1,{}],"
+          "\"resourceVersion\":\"7\"},\"x\":1}");
+
+    /* empty metadata */
+    check("{\"metadata\":{}}", GCP_SPLICE_SORTED, 3,
+          "{\"metadata\":{\"resourceVersion\":\"3\"}}");
+
+    /* a key that extends "resourceVersion" sorts after it */
+    check("{\"metadata\":{\"name\":\"a\",\"resourceVersionX\":2}}",
+          GCP_SPLICE_SORTED, 9,
+          "{\"metadata\":{\"name\":\"a\",\"resourceVersion\":\"9\","
+          "\"resourceVersionX\":2}}");
+}
+
+
+static void
+test_splice_corrupt(void **state)
+{
+    gcp_buf_t     b;
+    gcp_str_t     v;
+    gcp_arena_t  *a;
+
+    static const char  *bad[] = {
+        "{\"metadata\":{\"labels\":{\"a\":\"unterminated",
+        "{\"metadata\":{\"labels\":{\"a\":\"b\\",
+        "{\"metadata\":{\"labels\":{",
+        "{\"metadata\":{\"name\"",
+        NULL
+    };
+    size_t  i;
+
+    a = gcp_arena_create(0);
+
+    for (i = 0; bad[i]; i++) {
+        v.data = bad[i];
+        v.len = strlen(bad[i]);
+        gcp_buf_init(&b, a);
+        assert_int_equal(gcp_object_splice(&b, v, 1, GCP_SPLICE_SORTED),
+                         GCP_EINTERNAL);
+    }
+
+    gcp_arena_destroy(a);
+}
+
+
+static void
+test_splice_typed(void **state)
+{
+    check("{\"kind\":\"ConfigMap\",\"apiVersion\":\"v1\",\"metadata\":{"
+          "\"name\":\"a\",\"uid\":\"u\",\"creationTimestamp\":\"t\"},"
+          "\"data\":{}}", GCP_SPLICE_STRIP_TYPEMETA, 5,
+          "{\"metadata\":{\"name\":\"a\",\"uid\":\"u\","
+          "\"resourceVersion\":\"5\",\"creationTimestamp\":\"t\"},"
+          "\"data\":{}}");
+}
+
+
+int
+main(void)
+{
+    const struct CMUnitTest  tests[] = {
+        cmocka_unit_test(test_splice_sorted),
+        cmocka_unit_test(test_splice_corrupt),
+        cmocka_unit_test(test_splice_typed),
+    };
+
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
