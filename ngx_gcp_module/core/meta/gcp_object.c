@@ -235,6 +235,60 @@ gcp_object_sorted_rv_place(const char *p, const char *end)
 }
 
 
+/*
+ * The places found in sorted metadata, remembered per process by stored
+ * version: one store revision writes one value, so the revision a value is
+ * spliced at and its length name it (lists serve the same versions over
+ * and over); the bytes around a place are compared too before it is used
+ * again.  Direct-mapped by revision.
+ */
+
+#define GCP_RV_PLACES  4096
+#define GCP_RV_AROUND  8
+
+typedef struct {
+    int64_t   rv;
+    size_t    len;
+    size_t    off;
+    char      around[2 * GCP_RV_AROUND];
+} gcp_rv_place_t;
+
+static gcp_rv_place_t  gcp_rv_places[GCP_RV_PLACES];
+
+
+static const char *
+gcp_object_rv_place_cached(const char *v, size_t len, const char *meta,
+    int64_t rv)
+{
+    size_t           off;
+    const char      *q;
+    gcp_rv_place_t  *pl;
+
+    pl = &gcp_rv_places[(uint64_t) rv % GCP_RV_PLACES];
+
+    if (pl->rv == rv && pl->len == len
+        && memcmp(pl->around, v + pl->off - GCP_RV_AROUND,
+                  2 * GCP_RV_AROUND) == 0)
+    {
+        return v + pl->off;
+    }
+
+    q = gcp_object_sorted_rv_place(meta, v + len);
+    off = q ? (size_t) (q - v) : 0;
+
+    if (q && q > meta && off >= GCP_RV_AROUND
+        && len - off >= GCP_RV_AROUND)
+    {
+        pl->rv = rv;
+        pl->len = len;
+        pl->off = off;
+        memcpy(pl->around, q - GCP_RV_AROUND, 2 * GCP_RV_AROUND);
+    }
+
+    return q;
+}
+
+
 int
 gcp_object_splice(gcp_buf_t *b, gcp_str_t value, int64_t rv,
     unsigned flags)
@@ -266,7 +320,7 @@ gcp_object_splice(gcp_buf_t *b, gcp_str_t value, int64_t rv,
     }
 
     if (flags & GCP_SPLICE_SORTED) {
-        q = gcp_object_sorted_rv_place(meta, end);
+        q = gcp_object_rv_place_cached(v, value.len, meta, rv);
         if (q == NULL) {
             return GCP_EINTERNAL;
         }

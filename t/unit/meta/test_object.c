@@ -119,6 +119,30 @@ test_splice_typed(void **state)
 }
 
 
+/*
+ * Places are remembered by revision and length: the same version again,
+ * then another value of that revision and length (another store) whose
+ * place differs.
+ */
+static void
+test_splice_remembered(void **state)
+{
+    int  i;
+
+    for (i = 0; i < 2; i++) {
+        check("{\"metadata\":{\"name\":\"aaaaaaaa\",\"uid\":\"u\"},\"x\":1}",
+              GCP_SPLICE_SORTED, 77,
+              "{\"metadata\":{\"name\":\"aaaaaaaa\","
+              "\"resourceVersion\":\"77\",\"uid\":\"u\"},\"x\":1}");
+    }
+
+    check("{\"metadata\":{\"name\":\"a\",\"namespace\":\"bc\"},\"x\":1}",
+          GCP_SPLICE_SORTED, 77,
+          "{\"metadata\":{\"name\":\"a\",\"namespace\":\"bc\","
+          "\"resourceVersion\":\"77\"},\"x\":1}");
+}
+
+
 int
 main(void)
 {
@@ -126,6 +150,7 @@ main(void)
         cmocka_unit_test(test_splice_sorted),
         cmocka_unit_test(test_splice_corrupt),
         cmocka_unit_test(test_splice_typed),
+        cmocka_unit_test(test_splice_remembered),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
