@@ -350,11 +350,13 @@ def test_put_that_creates_needs_create(srv, ids):
     reason); update alone updates the leases that exist."""
     path = "/apis/coordination.k8s.io/v1/namespaces/%s/leases/" % NS
 
-    def put(name, holder, query=""):
+    def put(name, holder, query="", rv=None):
+        meta = {"name": name}
+        if rv:
+            meta["resourceVersion"] = rv
         return call(srv, "PUT", path + name + query, {
             "apiVersion": "coordination.k8s.io/v1", "kind": "Lease",
-            "metadata": {"name": name},
-            "spec": {"holderIdentity": holder}},
+            "metadata": meta, "spec": {"holderIdentity": holder}},
             conn=srv.connection(None),
             headers={"Authorization": "Bearer tok-carol"})
 
@@ -364,7 +366,9 @@ def test_put_that_creates_needs_create(srv, ids):
     srv.kubectl("apply", "-f", "-",
                 input=carol_role("lease-updater", "coordination.k8s.io",
                                  "leases", "update"))
-    assert eventually(lambda: put("l0", "carol").status == 200)
+    # leases allow no unconditional update: the PUT names the version
+    rv = r.json["metadata"]["resourceVersion"]
+    assert eventually(lambda: put("l0", "carol", rv=rv).status == 200)
 
     for query in ("", "?dryRun=All"):
         r = put("absent", "carol", query)

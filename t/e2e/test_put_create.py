@@ -156,3 +156,29 @@ def test_put_does_not_create_configmap(server, namespace, encoding):
     assert_status(r, 404, "NotFound", 'configmaps "nosuch" not found',
                   {"name": "nosuch", "kind": "configmaps"})
     assert call(server, "GET", path).status == 404
+
+
+def test_lease_update_needs_resource_version(server, namespace):
+    """Leases allow no unconditional update (upstream's lease strategy:
+    AllowUnconditionalUpdate false): a PUT of an existing lease without
+    metadata.resourceVersion is 422 and writes nothing; with it, 200."""
+    r = call(server, "POST", "/apis/coordination.k8s.io/v1/namespaces/%s/"
+             "leases" % namespace, lease("l9"))
+    assert r.status == 201, r
+    rv = r.json["metadata"]["resourceVersion"]
+
+    u = call(server, "PUT", lease_path(namespace, "l9"),
+             lease("l9", holder="other"))
+    assert_status(u, 422, "Invalid")
+    assert u.json["message"] == (
+        'Lease.coordination.k8s.io "l9" is invalid: '
+        "metadata.resourceVersion: Invalid value: 0x0: must be specified "
+        "for an update"), u.json
+    g = call(server, "GET", lease_path(namespace, "l9"))
+    assert g.json["spec"]["holderIdentity"] == "me"
+    assert g.json["metadata"]["resourceVersion"] == rv
+
+    u = call(server, "PUT", lease_path(namespace, "l9"),
+             lease("l9", holder="other", resourceVersion=rv))
+    assert u.status == 200, u
+    assert u.json["spec"]["holderIdentity"] == "other"

@@ -33,6 +33,7 @@ static const gcp_strategy_t  gcp_lease_strategy = {
     .validate_update = gcp_validate_lease_update,
     .table_cells = gcp_lease_cells,
     .create_on_update = 1,
+    .no_unconditional_update = 1,
 };
 
 
