@@ -406,15 +406,30 @@ gcp_apply_cmp_list(gcp_apply_cmp_t *cx, const json_t *node,
 }
 
 
-/* Compares field k of an object (l and r its two values). */
+/*
+ * Compares field k of an object (l and r its two values; parent: the
+ * object's own path element).  Equal values change nothing; the object's
+ * metadata.managedFields are no field of it.
+ */
 
 static void
 gcp_apply_cmp_field(gcp_apply_cmp_t *cx, const json_t *node, const json_t *l,
-    const json_t *r, const char *k, json_t *ch, json_t *rm, int depth)
+    const json_t *r, const char *parent, const char *k, json_t *ch,
+    json_t *rm, int depth)
 {
-    char  *fk;
+    char    *fk, buf[64];
+    size_t   n;
 
-    fk = malloc(strlen(k) + 3);
+    if ((l && r && gcp_json_equal(l, r))
+        || (depth == 1 && strcmp(k, "managedFields") == 0
+            && strcmp(parent, "f:metadata") == 0))
+    {
+        return;
+    }
+
+    n = strlen(k) + 3;
+    fk = n <= sizeof(buf) ? buf : malloc(n);
+
     if (fk == NULL) {
         cx->nomem = 1;
         return;
@@ -422,11 +437,14 @@ gcp_apply_cmp_field(gcp_apply_cmp_t *cx, const json_t *node, const json_t *l,
 
     fk[0] = 'f';
     fk[1] = ':';
-    strcpy(fk + 2, k);
+    memcpy(fk + 2, k, n - 2);
 
     gcp_apply_cmp(cx, node ? gcp_schema_property(cx->set, node, k) : NULL,
                   l, r, fk, 0, ch, rm, depth + 1);
-    free(fk);
+
+    if (fk != buf) {
+        free(fk);
+    }
 }
 
 
@@ -444,7 +462,8 @@ gcp_apply_cmp(gcp_apply_cmp_t *cx, const json_t *node, const json_t *l,
     l = json_is_null(l) ? NULL : l;
     r = json_is_null(r) ? NULL : r;
 
-    if (l == NULL && r == NULL) {
+    if ((l == NULL && r == NULL) || (item && l && r && gcp_json_equal(l, r)))
+    {
         return;
     }
 
@@ -486,14 +505,14 @@ gcp_apply_cmp(gcp_apply_cmp_t *cx, const json_t *node, const json_t *l,
 
         } else {
             json_object_foreach((json_t *) r, k, e) {
-                gcp_apply_cmp_field(cx, node, json_object_get(l, k), e, k,
-                                    cch, crm, depth);
+                gcp_apply_cmp_field(cx, node, json_object_get(l, k), e,
+                                    key ? key : "", k, cch, crm, depth);
             }
 
             json_object_foreach((json_t *) l, k, e) {
                 if (json_object_get(r, k) == NULL) {
-                    gcp_apply_cmp_field(cx, node, e, NULL, k, cch, crm,
-                                        depth);
+                    gcp_apply_cmp_field(cx, node, e, NULL, key ? key : "", k,
+                                        cch, crm, depth);
                 }
             }
         }
@@ -536,21 +555,6 @@ gcp_apply_cmp(gcp_apply_cmp_t *cx, const json_t *node, const json_t *l,
 }
 
 
-/* Rebuilds s's keys in upstream's order, recursively. */
-
-static json_t *
-gcp_apply_sorted(const json_t *s)
-{
-    json_t  *empty, *out;
-
-    empty = json_object();
-    out = empty ? gcp_fieldset_union(s, empty) : NULL;
-    json_decref(empty);
-
-    return out;
-}
-
-
 int
 gcp_apply_compare(const gcp_schema_set_t *set, const json_t *node,
     const json_t *old, const json_t *new, json_t **changed,
@@ -578,8 +582,12 @@ gcp_apply_compare(const gcp_schema_set_t *set, const json_t *node,
         return -1;
     }
 
-    *changed = gcp_apply_sorted(ch);
-    *removed = gcp_apply_sorted(rm);
+    /* (built in the objects' key order, often upstream's already) */
+
+    *changed = gcp_fieldset_normal(ch) ? json_incref(ch)
+                                       : gcp_fieldset_normalize(ch);
+    *removed = gcp_fieldset_normal(rm) ? json_incref(rm)
+                                       : gcp_fieldset_normalize(rm);
 
     json_decref(ch);
     json_decref(rm);

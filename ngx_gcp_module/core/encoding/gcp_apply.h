@@ -34,7 +34,8 @@ json_t *gcp_apply_merge(const gcp_schema_set_t *set, const json_t *node,
  * and *removed to the set of what was removed (new references, FieldsV1
  * form).  A granular map, set or map list that appears (was absent) or
  * disappears is a member itself, as are list items; a null value counts
- * as none.  Returns 0, or -1 when out of memory.
+ * as none; metadata.managedFields are left aside.  Returns 0, or -1 when
+ * out of memory.
  */
 int gcp_apply_compare(const gcp_schema_set_t *set, const json_t *node,
     const json_t *old, const json_t *new, json_t **changed,

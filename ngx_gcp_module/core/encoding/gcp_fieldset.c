@@ -546,6 +546,112 @@ gcp_fieldset_empty(const json_t *s)
 }
 
 
+/* Is the element whose children are v a member itself? */
+
+static int
+gcp_fs_member(const json_t *v)
+{
+    return json_object_size(v) == 0 || json_object_get(v, ".") != NULL;
+}
+
+
+int
+gcp_fieldset_intersects(const json_t *a, const json_t *b)
+{
+    json_t        *va, *vb;
+    const char    *k;
+    const json_t  *t;
+
+    if (json_object_size(a) > json_object_size(b)) {
+        t = a;
+        a = b;
+        b = t;
+    }
+
+    json_object_foreach((json_t *) a, k, va) {
+        if (strcmp(k, ".") == 0) {
+            continue;
+        }
+
+        vb = json_object_get(b, k);
+
+        if (vb && ((gcp_fs_member(va) && gcp_fs_member(vb))
+                   || gcp_fieldset_intersects(va, vb)))
+        {
+            return 1;
+        }
+    }
+
+    return 0;
+}
+
+
+int
+gcp_fieldset_subset(const json_t *a, const json_t *b)
+{
+    json_t      *va, *vb;
+    const char  *k;
+
+    json_object_foreach((json_t *) a, k, va) {
+        if (strcmp(k, ".") == 0) {
+            continue;
+        }
+
+        vb = json_object_get(b, k);
+
+        /* (every element of a set has a member at or below it) */
+
+        if (vb == NULL || (gcp_fs_member(va) && !gcp_fs_member(vb))
+            || !gcp_fieldset_subset(va, vb))
+        {
+            return 0;
+        }
+    }
+
+    return 1;
+}
+
+
+int
+gcp_fieldset_normal(const json_t *s)
+{
+    json_t      *v;
+    const char  *k, *prev;
+
+    if (!json_is_object(s)) {
+        return 0;
+    }
+
+    prev = NULL;
+
+    json_object_foreach((json_t *) s, k, v) {
+        if ((prev && gcp_fs_cmp(&prev, &k) >= 0)
+            || (strcmp(k, ".") == 0 && json_object_size(v) != 0)
+            || !gcp_fieldset_normal(v))
+        {
+            return 0;
+        }
+
+        prev = k;
+    }
+
+    return 1;
+}
+
+
+json_t *
+gcp_fieldset_normalize(const json_t *s)
+{
+    json_t  *empty, *out;
+
+    empty = json_object();
+    out = empty ? gcp_fieldset_union(s, empty) : NULL;
+    json_decref(empty);
+
+    return out;
+}
+
+
 /* One path element as upstream prints it, appended to path. */
 
 static char *

@@ -54,6 +54,22 @@ json_t *gcp_fieldset_intersection(const json_t *a, const json_t *b);
 int gcp_fieldset_empty(const json_t *s);
 
 /*
+ * Without building a set: gcp_fieldset_intersects() returns 1 when a & b
+ * has a member (else 0), gcp_fieldset_subset() returns 1 when every
+ * member of a is one of b (else 0).
+ */
+int gcp_fieldset_intersects(const json_t *a, const json_t *b);
+int gcp_fieldset_subset(const json_t *a, const json_t *b);
+
+/*
+ * Returns 1 when s is in the form the functions here make (objects only,
+ * keys in upstream's order), else 0: a set decoded from a client may need
+ * gcp_fieldset_normalize(), which returns it in that form.
+ */
+int gcp_fieldset_normal(const json_t *s);
+json_t *gcp_fieldset_normalize(const json_t *s);
+
+/*
  * Returns the leaf paths of s as upstream prints them in conflict
  * messages (".data.shared", ".spec.containers[name=\"c\"].image"), in
  * set order, as a new array of strings.

@@ -858,18 +858,23 @@ gcp_reg_internal_kind(gcp_op_t *op)
 
 /*
  * The stored form of kv, decoded: from the process's object cache when it
- * holds this revision, else parsed and cached.  Shared: read-only.
+ * holds this revision (*shared set: read-only), else parsed, and cached
+ * when keep is set.
  */
 
 static json_t *
-gcp_reg_decode_stored(gcp_op_t *op, const gcp_kv_t *kv)
+gcp_reg_decode_stored(gcp_op_t *op, const gcp_kv_t *kv, int keep,
+    int *shared)
 {
     json_t  *obj;
+
+    *shared = 0;
 
     if (op->api->objcache && kv->mod_revision > 0) {
         obj = gcp_objcache_get(op->api->objcache, kv->key, kv->mod_revision);
 
         if (obj) {
+            *shared = 1;
             return gcp_json_arena(op->a, obj);
         }
     }
@@ -877,9 +882,31 @@ gcp_reg_decode_stored(gcp_op_t *op, const gcp_kv_t *kv)
     obj = gcp_object_decode_flags(op->a, kv->value, kv->mod_revision,
                                   gcp_reg_splice_flags(op, 0));
 
-    if (obj && op->api->objcache && kv->mod_revision > 0 && kv->key.len) {
+    if (keep && obj && op->api->objcache && kv->mod_revision > 0
+        && kv->key.len)
+    {
         gcp_objcache_put(op->api->objcache, kv->key, kv->mod_revision, obj,
                          kv->value.len * GCP_OBJCACHE_COST);
+        *shared = 1;
+    }
+
+    return obj;
+}
+
+
+/* kv decoded into the resource's form (see gcp_reg_decode_stored()). */
+
+static json_t *
+gcp_reg_decode_ext(gcp_op_t *op, const gcp_kv_t *kv, int keep, int *shared)
+{
+    json_t                *obj;
+    const gcp_strategy_t  *st = op->res->strategy;
+
+    obj = gcp_reg_decode_stored(op, kv, keep, shared);
+
+    if (obj && st && st->to_external) {
+        /* (its result may share parts of what it converts) */
+        obj = gcp_json_arena(op->a, st->to_external(op, obj));
     }
 
     return obj;
@@ -889,17 +916,9 @@ gcp_reg_decode_stored(gcp_op_t *op, const gcp_kv_t *kv)
 json_t *
 gcp_reg_decode_kv(gcp_op_t *op, const gcp_kv_t *kv)
 {
-    json_t                *obj, *ext;
-    const gcp_strategy_t  *st = op->res->strategy;
+    int  shared;
 
-    obj = gcp_reg_decode_stored(op, kv);
-
-    if (obj && st && st->to_external) {
-        ext = st->to_external(op, obj);
-        obj = gcp_json_arena(op->a, ext);
-    }
-
-    return obj;
+    return gcp_reg_decode_ext(op, kv, 1, &shared);
 }
 
 
@@ -951,11 +970,18 @@ gcp_reg_own_meta(gcp_op_t *op, const json_t *obj)
 json_t *
 gcp_reg_decode_kv_copy(gcp_op_t *op, const gcp_kv_t *kv)
 {
+    int      shared;
     json_t  *obj;
 
-    obj = gcp_reg_decode_kv(op, kv);
+    /*
+     * Not cached: a write reads the revision it replaces, which no one
+     * reads again; parsed for this request alone, it needs no copy.
+     */
 
-    return obj ? gcp_json_arena(op->a, gcp_json_deep_copy(obj)) : NULL;
+    obj = gcp_reg_decode_ext(op, kv, 0, &shared);
+
+    return obj && shared ? gcp_json_arena(op->a, gcp_json_deep_copy(obj))
+                         : obj;
 }
 
 

@@ -191,6 +191,80 @@ test_set_operations(void **state)
 }
 
 
+/*
+ * The tests the field manager makes before building a set: do two sets
+ * meet, is one within another, is a set (a client's) in upstream's form.
+ */
+
+static void
+test_set_predicates(void **state)
+{
+    json_t  *own, *ch, *other, *item, *c;
+
+    own = schema_json("{\"f:data\":{\"f:a\":{},\"f:n\":{}},"
+               "\"f:metadata\":{\"f:labels\":{\".\":{},\"f:x\":{}}}}");
+    ch = schema_json("{\"f:data\":{\"f:n\":{}}}");
+    other = schema_json("{\"f:data\":{\"f:b\":{}}}");
+
+    assert_true(gcp_fieldset_subset(ch, own));
+    assert_false(gcp_fieldset_subset(own, ch));
+    assert_true(gcp_fieldset_intersects(ch, own));
+    assert_true(gcp_fieldset_intersects(own, ch));
+    assert_false(gcp_fieldset_intersects(other, own));
+    assert_false(gcp_fieldset_subset(other, own));
+
+    /* a parent alone is no member: f:data is not owned by own */
+    c = schema_json("{\"f:data\":{}}");
+    assert_false(gcp_fieldset_subset(c, own));
+    assert_false(gcp_fieldset_intersects(c, own));
+    json_decref(c);
+
+    /* the map f:labels is a member ("."), so a set naming it meets own */
+    c = schema_json("{\"f:metadata\":{\"f:labels\":{}}}");
+    assert_true(gcp_fieldset_subset(c, own));
+    assert_true(gcp_fieldset_intersects(c, own));
+    json_decref(c);
+
+    /* an item with children: the item and its fields apart */
+    item = schema_json("{\"f:c\":{\"k:{\\\"name\\\":\\\"x\\\"}\":"
+                "{\".\":{},\"f:image\":{}}}}");
+    c = schema_json("{\"f:c\":{\"k:{\\\"name\\\":\\\"x\\\"}\":"
+             "{\"f:image\":{}}}}");
+    assert_true(gcp_fieldset_subset(c, item));
+    assert_false(gcp_fieldset_subset(item, c));
+    assert_true(gcp_fieldset_intersects(item, c));
+    json_decref(c);
+
+    /* the empty set is within every set and meets none */
+    c = schema_json("{}");
+    assert_true(gcp_fieldset_subset(c, own));
+    assert_false(gcp_fieldset_intersects(c, own));
+    assert_true(gcp_fieldset_normal(c));
+    json_decref(c);
+
+    /* upstream's form, and a client's set brought to it */
+    assert_true(gcp_fieldset_normal(own));
+    assert_true(gcp_fieldset_normal(item));
+
+    c = schema_json("{\"f:z\":{},\"f:a\":{\"i:10\":{},\"i:2\":{},"
+             "\"v:1\":{},\".\":{}}}");
+    assert_false(gcp_fieldset_normal(c));
+    schema_expect_json(gcp_fieldset_normalize(c),
+                       "{\"f:a\":{\".\":{},\"v:1\":{},\"i:2\":{},"
+                       "\"i:10\":{}},\"f:z\":{}}");
+    json_decref(c);
+
+    c = schema_json("{\"f:a\":1}");
+    assert_false(gcp_fieldset_normal(c));
+    json_decref(c);
+
+    json_decref(own);
+    json_decref(ch);
+    json_decref(other);
+    json_decref(item);
+}
+
+
 int
 main(void)
 {
@@ -198,6 +272,7 @@ main(void)
         cmocka_unit_test(test_configmap_apply),
         cmocka_unit_test(test_list_and_map_types),
         cmocka_unit_test(test_set_operations),
+        cmocka_unit_test(test_set_predicates),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
