@@ -554,6 +554,86 @@ def test_managed_fields_across_versions(server, wh, gadgets, namespace):
                                  'with "one": .metadata.labels.team')
 
 
+def test_managed_fields_of_renamed_field(server, wh, gadgets, namespace):
+    """A field renamed between versions (v1 spec.count is v2
+    spec.amount): as upstream's field manager (its versionconverter), a
+    write is seen in the apiVersion of each managedFields entry, converted
+    by the webhook, so an apply in v2 of spec.amount conflicts with the v1
+    applier of spec.count, named as v1 names it; force takes it over, an
+    apply in v1 takes it back, and an update in v2 takes it from the v1
+    manager."""
+    def apply(version, manager, doc, force=False):
+        doc = dict(doc, apiVersion=GROUP + "/" + version, kind="Gadget")
+        return call(server, "PATCH", g_path(namespace, "r", version)
+                    + "?fieldManager=" + manager
+                    + ("&force=true" if force else ""), json.dumps(doc),
+                    content_type="application/apply-patch+yaml")
+
+    def entries(r):
+        return [(e["manager"], e["operation"], e["apiVersion"],
+                 e["fieldsV1"]) for e in r.json["metadata"]["managedFields"]]
+
+    one = {"metadata": {"name": "r", "labels": {"team": "a"}},
+           "spec": {"count": 1}}
+    r = apply("v1", "one", one)
+    assert r.status == 201, r
+
+    wh.clear()
+    r = apply("v2", "two", {"metadata": {"name": "r"},
+                            "spec": {"amount": 2}})
+    assert r.status == 409, r
+    assert r.json["message"] == ('Apply failed with 1 conflict: conflict '
+                                 'with "one": .spec.count')
+    assert r.json["details"]["causes"] == [{
+        "reason": "FieldManagerConflict", "message": 'conflict with "one"',
+        "field": ".spec.count"}]
+    # the stored object and the merge, to v1 in one review
+    assert [o["spec"] for o in reviews_to(wh, "v1")] == [
+        {"amount": 1}, {"amount": 2}]
+    assert call(server, "GET", g_path(namespace, "r")).json["spec"] == {
+        "count": 1}
+
+    # the value v1's applier set is no conflict: both own it
+    r = apply("v2", "two", {"metadata": {"name": "r"},
+                            "spec": {"amount": 1}})
+    assert r.status == 200, r
+    spec = {"f:spec": {"f:count": {}}}
+    team = {"f:metadata": {"f:labels": {"f:team": {}}}}
+    assert entries(r) == [
+        ("one", "Apply", GROUP + "/v1", dict(team, **spec)),
+        ("two", "Apply", GROUP + "/v2", {"f:spec": {"f:amount": {}}})]
+
+    # force: v1's applier loses spec.count, keeps its label
+    r = apply("v2", "two", {"metadata": {"name": "r"},
+                            "spec": {"amount": 2}}, force=True)
+    assert r.status == 200, r
+    assert r.json["spec"] == {"amount": 2}
+    assert entries(r) == [
+        ("one", "Apply", GROUP + "/v1", team),
+        ("two", "Apply", GROUP + "/v2", {"f:spec": {"f:amount": {}}})]
+
+    # back in v1: a conflict with the v2 applier, by v2's name
+    r = apply("v1", "one", dict(one, spec={"count": 3}))
+    assert r.status == 409, r
+    assert r.json["message"] == ('Apply failed with 1 conflict: conflict '
+                                 'with "two": .spec.amount')
+    r = apply("v1", "one", dict(one, spec={"count": 3}), force=True)
+    assert r.status == 200, r
+    assert entries(r) == [("one", "Apply", GROUP + "/v1", dict(team, **spec))]
+
+    # an update in v2 takes spec.count from v1's applier
+    obj = call(server, "GET", g_path(namespace, "r", "v2")).json
+    obj["spec"] = {"amount": 4}
+    u = call(server, "PUT", g_path(namespace, "r", "v2")
+             + "?fieldManager=editor", obj)
+    assert u.status == 200, u
+    assert u.json["spec"] == {"amount": 4}
+    assert [e for e in entries(u) if e[0] != "editor"] == [
+        ("one", "Apply", GROUP + "/v1", team)]
+    assert [e for e in entries(u) if e[0] == "editor"] == [
+        ("editor", "Update", GROUP + "/v2", {"f:spec": {"f:amount": {}}})]
+
+
 # ----------------------------------------------------------------- watches
 
 

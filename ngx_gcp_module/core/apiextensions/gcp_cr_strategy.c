@@ -581,19 +581,24 @@ gcp_cr_converted(void *arg, int rc, json_t * const *objs, size_t n,
 }
 
 
+/*
+ * Converts objs[0..n) of version from (list: the items of a list) to
+ * version to of the CRD's group by its webhook.
+ */
 static void
-gcp_cr_convert_objs(gcp_op_t *op, gcp_arena_t *a, json_t **objs, size_t n,
-    unsigned flags, gcp_convert_pt done, void *arg)
+gcp_cr_convert_between(gcp_op_t *op, gcp_arena_t *a, json_t **objs,
+    size_t n, int list, const char *from, const char *to,
+    gcp_convert_pt done, void *arg)
 {
     gcp_http_t      *http;
-    const char      *to, *in, *from;
+    const char      *in;
     gcp_cr_conv_t   *cv;
     gcp_cr_res_t    *cr = gcp_cr_of(op);
 
     cv = gcp_calloc(a, sizeof(gcp_cr_conv_t));
     http = gcp_crds_http(op->api);
 
-    if (cv == NULL || http == NULL || cr->def->storage == NULL) {
+    if (cv == NULL || http == NULL) {
         done(arg, GCP_ENOMEM, NULL);
         return;
     }
@@ -605,6 +610,32 @@ gcp_cr_convert_objs(gcp_op_t *op, gcp_arena_t *a, json_t **objs, size_t n,
 
     /* upstream names the kind of what it converts, in its version */
 
+    in = gcp_sprintf(a, "%s/%s, Kind=%s", cr->def->group, from,
+                     list ? op->res->list_kind : op->res->kind);
+    to = gcp_sprintf(a, "%s/%s", cr->def->group, to);
+
+    if (to == NULL || in == NULL
+        || gcp_cr_convert(http, &op->api->conf, a, &cr->def->conversion,
+                          in, to, objs, n, list, gcp_cr_converted, cv)
+           != GCP_OK)
+    {
+        done(arg, GCP_ENOMEM, NULL);
+    }
+}
+
+
+static void
+gcp_cr_convert_objs(gcp_op_t *op, gcp_arena_t *a, json_t **objs, size_t n,
+    unsigned flags, gcp_convert_pt done, void *arg)
+{
+    const char    *to, *from;
+    gcp_cr_res_t  *cr = gcp_cr_of(op);
+
+    if (cr->def->storage == NULL) {
+        done(arg, GCP_ENOMEM, NULL);
+        return;
+    }
+
     from = cr->def->storage->name;
     to = cr->version->name;
 
@@ -613,19 +644,71 @@ gcp_cr_convert_objs(gcp_op_t *op, gcp_arena_t *a, json_t **objs, size_t n,
         to = cr->def->storage->name;
     }
 
-    in = gcp_sprintf(a, "%s/%s, Kind=%s", cr->def->group, from,
-                     (flags & GCP_CONVERT_LIST) ? op->res->list_kind
-                                                : op->res->kind);
-    to = gcp_sprintf(a, "%s/%s", cr->def->group, to);
+    gcp_cr_convert_between(op, a, objs, n, flags & GCP_CONVERT_LIST, from,
+                           to, done, arg);
+}
 
-    if (to == NULL || in == NULL
-        || gcp_cr_convert(http, &op->api->conf, a, &cr->def->conversion,
-                          in, to, objs, n, flags & GCP_CONVERT_LIST,
-                          gcp_cr_converted, cv)
-           != GCP_OK)
+
+/* The version of the CRD's group api_version names, or NULL. */
+static const char *
+gcp_cr_version_of(gcp_op_t *op, const char *api_version)
+{
+    size_t         n;
+    gcp_cr_res_t  *cr = gcp_cr_of(op);
+
+    n = strlen(cr->def->group);
+
+    if (strncmp(api_version, cr->def->group, n) != 0
+        || api_version[n] != '/')
     {
-        done(arg, GCP_ENOMEM, NULL);
+        return NULL;
     }
+
+    return api_version + n + 1;
+}
+
+
+static int
+gcp_cr_converts_to(gcp_op_t *op, const char *api_version)
+{
+    size_t         i;
+    const char    *v;
+    gcp_cr_res_t  *cr = gcp_cr_of(op);
+
+    v = gcp_cr_version_of(op, api_version);
+
+    if (!cr->def->conversion.webhook || v == NULL
+        || strcmp(v, cr->version->name) == 0)
+    {
+        return 0;
+    }
+
+    for (i = 0; i < cr->def->nversions; i++) {
+        if (strcmp(cr->def->versions[i].name, v) == 0) {
+            return 1;
+        }
+    }
+
+    return 0;
+}
+
+
+static void
+gcp_cr_convert_to(gcp_op_t *op, gcp_arena_t *a, json_t **objs, size_t n,
+    const char *api_version, gcp_convert_pt done, void *arg)
+{
+    const char  *to;
+
+    to = gcp_cr_version_of(op, api_version);
+
+    if (to == NULL) {
+        /* (converts_to() said no) */
+        done(arg, GCP_EUNKNOWN, "no such version");
+        return;
+    }
+
+    gcp_cr_convert_between(op, a, objs, n, 0, gcp_cr_of(op)->version->name,
+                           to, done, arg);
 }
 
 
@@ -643,6 +726,8 @@ const gcp_strategy_t  gcp_cr_strategy = {
     .served_as_stored = gcp_cr_served_as_stored,
     .converts = gcp_cr_converts,
     .convert = gcp_cr_convert_objs,
+    .converts_to = gcp_cr_converts_to,
+    .convert_to = gcp_cr_convert_to,
     .serve = gcp_cr_serve,
     .generation = 1,
 };

@@ -49,7 +49,7 @@ json_t *
 gcp_mf_decode(const json_t *mf)
 {
     size_t        i;
-    json_t       *e, *out, *fs;
+    json_t       *e, *out, *c, *fs;
     const char   *op;
 
     if (!json_is_array(mf)) {
@@ -73,11 +73,26 @@ gcp_mf_decode(const json_t *mf)
         }
     }
 
-    out = gcp_json_deep_copy(mf);
+    out = json_array();
+    if (out == NULL) {
+        return NULL;
+    }
 
-    json_array_foreach(out, i, e) {
-        if (json_object_get(e, "fieldsV1") == NULL) {
-            json_object_set_new(e, "fieldsV1", json_object());
+    json_array_foreach(mf, i, e) {
+        fs = json_object_get(e, "fieldsV1");
+        fs = fs == NULL ? json_object()
+             : gcp_fieldset_normal(fs) ? json_incref(fs)
+             : gcp_fieldset_normalize(fs);
+        c = gcp_json_copy(e);
+
+        if (fs == NULL || c == NULL
+            || json_object_set_new(c, "fieldsV1", fs) != 0
+            || json_array_append_new(out, c) != 0)
+        {
+            json_decref(fs);
+            json_decref(c);
+            json_decref(out);
+            return NULL;
         }
     }
 
@@ -359,17 +374,139 @@ gcp_mf_without(const json_t *obj)
 }
 
 
+/* What a write added or changed, and removed, seen in one apiVersion. */
+
+typedef struct {
+    const char  *api_version;
+    json_t      *ch;
+    json_t      *rm;
+} gcp_mf_diff_t;
+
+
+typedef struct {
+    size_t          n;
+    gcp_mf_diff_t   d[GCP_MANAGED_MAX_VIEWS + 1];
+} gcp_mf_diffs_t;
+
+
+static void
+gcp_mf_diffs_free(gcp_mf_diffs_t *ds)
+{
+    size_t  i;
+
+    for (i = 0; i < ds->n; i++) {
+        json_decref(ds->d[i].ch);
+        json_decref(ds->d[i].rm);
+    }
+
+    ds->n = 0;
+}
+
+
+/* Compares old and new (their managedFields aside) under node: 0 or -1. */
+
+static int
+gcp_mf_diff(const gcp_managed_t *m, const json_t *node, const json_t *old,
+    const json_t *new, gcp_mf_diff_t *d)
+{
+    if (gcp_apply_compare(m->set, node, old, new, &d->ch, &d->rm) != 0) {
+        return -1;
+    }
+
+    d->ch = gcp_mf_scope(m, d->ch);
+    d->rm = gcp_mf_scope(m, d->rm);
+
+    return 0;
+}
+
+
 /*
- * Takes the sets changed and removed from every entry but skip (an index,
- * or -1), dropping entries left empty.  Returns 0 or -1.
+ * ds->d[0]: the write in the request's apiVersion, ch and rm (consumed);
+ * then one per view of m.  Returns 0 or -1 (ds freed).
  */
 
 static int
-gcp_mf_take(json_t *mf, const json_t *changed, const json_t *removed,
-    const json_t *skip)
+gcp_mf_diffs(const gcp_managed_t *m, json_t *ch, json_t *rm,
+    gcp_mf_diffs_t *ds)
 {
-    size_t   i;
-    json_t  *e, *s, *t;
+    size_t                     i;
+    gcp_mf_diff_t             *d;
+    const gcp_managed_view_t  *v;
+
+    ds->n = 1;
+    ds->d[0].api_version = m->api_version;
+    ds->d[0].ch = ch;
+    ds->d[0].rm = rm;
+
+    for (i = 0; i < m->nviews && i < GCP_MANAGED_MAX_VIEWS; i++) {
+        v = &m->views[i];
+        d = &ds->d[ds->n];
+        d->api_version = v->api_version;
+
+        if (gcp_mf_diff(m, v->node, v->old, v->new, d) != 0) {
+            gcp_mf_diffs_free(ds);
+            return -1;
+        }
+
+        ds->n++;
+    }
+
+    return 0;
+}
+
+
+/* The write as entry e's apiVersion sees it. */
+
+static const gcp_mf_diff_t *
+gcp_mf_diff_of(const gcp_mf_diffs_t *ds, const json_t *e)
+{
+    size_t       i;
+    const char  *av = gcp_mf_str(e, "apiVersion");
+
+    for (i = 1; i < ds->n; i++) {
+        if (strcmp(ds->d[i].api_version, av) == 0) {
+            return &ds->d[i];
+        }
+    }
+
+    return &ds->d[0];
+}
+
+
+/*
+ * Sets entry e's field set to its difference with s when they meet.
+ * Returns 0 or -1.
+ */
+
+static int
+gcp_mf_drop(json_t *e, const json_t *s)
+{
+    json_t  *fs, *t;
+
+    fs = json_object_get(e, "fieldsV1");
+
+    if (!gcp_fieldset_intersects(fs, s)) {
+        return 0;
+    }
+
+    t = gcp_fieldset_difference(fs, s);
+
+    return t && json_object_set_new(e, "fieldsV1", t) == 0 ? 0 : -1;
+}
+
+
+/*
+ * Takes what the write changed and removed, as its apiVersion sees them,
+ * from every entry but skip (NULL: none), dropping entries left empty.
+ * Returns 0 or -1.
+ */
+
+static int
+gcp_mf_take(json_t *mf, const gcp_mf_diffs_t *ds, const json_t *skip)
+{
+    size_t                i;
+    json_t               *e;
+    const gcp_mf_diff_t  *d;
 
     for (i = 0; i < json_array_size(mf); /* void */) {
         e = json_array_get(mf, i);
@@ -379,21 +516,17 @@ gcp_mf_take(json_t *mf, const json_t *changed, const json_t *removed,
             continue;
         }
 
-        s = gcp_fieldset_difference(json_object_get(e, "fieldsV1"), changed);
-        t = s ? gcp_fieldset_difference(s, removed) : NULL;
-        json_decref(s);
+        d = gcp_mf_diff_of(ds, e);
 
-        if (t == NULL) {
+        if (gcp_mf_drop(e, d->ch) != 0 || gcp_mf_drop(e, d->rm) != 0) {
             return -1;
         }
 
-        if (gcp_fieldset_empty(t)) {
-            json_decref(t);
+        if (gcp_fieldset_empty(json_object_get(e, "fieldsV1"))) {
             json_array_remove(mf, i);
             continue;
         }
 
-        json_object_set_new(e, "fieldsV1", t);
         i++;
     }
 
@@ -419,13 +552,48 @@ gcp_mf_entry(const gcp_managed_t *m, const char *op, json_t *fs)
 }
 
 
+/*
+ * The manager's entry e (NULL: none yet) after a write: dropped when its
+ * set is empty; when there is none, one of operation op with the set s
+ * added unless s is empty.  Returns 0 or -1.
+ */
+
+static int
+gcp_mf_settle(json_t *mf, const json_t *e, const gcp_managed_t *m,
+    const char *op, json_t *s)
+{
+    size_t   i;
+    json_t  *u;
+
+    if (e == NULL) {
+        return gcp_fieldset_empty(s)
+               || json_array_append_new(mf, gcp_mf_entry(m, op,
+                                                         json_incref(s)))
+                  == 0
+               ? 0 : -1;
+    }
+
+    if (gcp_fieldset_empty(json_object_get(e, "fieldsV1"))) {
+        json_array_foreach(mf, i, u) {
+            if (u == e) {
+                json_array_remove(mf, i);
+                break;
+            }
+        }
+    }
+
+    return 0;
+}
+
+
 json_t *
 gcp_managed_update(const gcp_managed_t *m, const json_t *sent,
     const json_t *live, const json_t *old, const json_t *new)
 {
-    int       rc;
-    size_t    i;
-    json_t   *mf, *o, *n, *ch, *rm, *e, *u;
+    size_t           i;
+    json_t          *mf, *ch, *e, *u;
+    gcp_mf_diff_t    d;
+    gcp_mf_diffs_t   ds;
 
     mf = NULL;
 
@@ -455,56 +623,59 @@ gcp_managed_update(const gcp_managed_t *m, const json_t *sent,
         }
     }
 
-    o = gcp_mf_without(old);
-    n = gcp_mf_without(new);
-
-    rc = gcp_apply_compare(m->set, m->node, o, n, &ch, &rm);
-
-    json_decref(o);
-    json_decref(n);
-
-    if (rc != 0) {
+    if (gcp_mf_diff(m, m->node, old, new, &d) != 0) {
         json_decref(mf);
         return NULL;
     }
 
-    ch = gcp_mf_scope(m, ch);
-    rm = gcp_mf_scope(m, rm);
+    if (gcp_mf_diffs(m, d.ch, d.rm, &ds) != 0) {
+        json_decref(mf);
+        return NULL;
+    }
 
-    if (gcp_mf_take(mf, ch, rm, NULL) != 0) {
+    /*
+     * Upstream's Updater takes the changed and removed fields from every
+     * manager (this one's entry too) and gives this one the changed ones
+     * with a new time: this entry becomes (own - removed) | changed.
+     */
+
+    ch = ds.d[0].ch;
+    e = NULL;
+
+    json_array_foreach(mf, i, u) {
+        if (gcp_mf_is(u, m, "Update")) {
+            e = u;
+            break;
+        }
+    }
+
+    if (gcp_mf_take(mf, &ds, e) != 0) {
         goto failed;
     }
 
-    if (!gcp_fieldset_empty(ch)) {
-        e = NULL;
+    if (e) {
+        if (gcp_mf_drop(e, ds.d[0].rm) != 0) {
+            goto failed;
+        }
 
-        json_array_foreach(mf, i, u) {
-            if (gcp_mf_is(u, m, "Update")) {
-                e = u;
-                break;
+        if (!gcp_fieldset_subset(ch, json_object_get(e, "fieldsV1"))) {
+            u = gcp_fieldset_union(json_object_get(e, "fieldsV1"), ch);
+
+            if (u == NULL || json_object_set_new(e, "fieldsV1", u) != 0) {
+                goto failed;
             }
         }
 
-        if (e) {
-            u = gcp_fieldset_union(json_object_get(e, "fieldsV1"), ch);
-
-            if (u == NULL) {
-                goto failed;
-            }
-
-            json_object_set_new(e, "fieldsV1", u);
+        if (!gcp_fieldset_empty(ch)) {
             json_object_set_new(e, "time", json_string(m->now));
-
-        } else if (json_array_append_new(mf, gcp_mf_entry(m, "Update",
-                                                          json_incref(ch)))
-                   != 0)
-        {
-            goto failed;
         }
     }
 
-    json_decref(ch);
-    json_decref(rm);
+    if (gcp_mf_settle(mf, e, m, "Update", ch) != 0) {
+        goto failed;
+    }
+
+    gcp_mf_diffs_free(&ds);
 
     if (gcp_mf_cap(mf) != 0) {
         json_decref(mf);
@@ -515,8 +686,7 @@ gcp_managed_update(const gcp_managed_t *m, const json_t *sent,
 
 failed:
 
-    json_decref(ch);
-    json_decref(rm);
+    gcp_mf_diffs_free(&ds);
     json_decref(mf);
 
     return NULL;
@@ -564,14 +734,19 @@ gcp_mf_conflict_cmp(const void *one, const void *two)
 }
 
 
-/* The conflicts of the entries but self with changed, sorted. */
+/*
+ * The conflicts of the entries but self with what the write changed as
+ * their apiVersion sees it (changed: in the request's), sorted.
+ */
 
 static json_t *
-gcp_mf_conflicts(json_t *mf, const json_t *self, const json_t *changed)
+gcp_mf_conflicts(json_t *mf, const json_t *self, const gcp_mf_diffs_t *ds,
+    const json_t *changed)
 {
-    char    *who;
-    size_t   i, j, n;
-    json_t  *out, *e, *c, *paths, **v;
+    char          *who;
+    size_t         i, j, n;
+    json_t        *out, *e, *c, *paths, **v;
+    const json_t  *ch;
 
     n = json_array_size(mf);
     v = gcp_mf_sorted(mf, gcp_mf_conflict_cmp);
@@ -585,13 +760,16 @@ gcp_mf_conflicts(json_t *mf, const json_t *self, const json_t *changed)
 
     for (i = 0; i < n; i++) {
         e = v[i];
+        ch = gcp_mf_diff_of(ds, e) == &ds->d[0] ? changed
+                                                : gcp_mf_diff_of(ds, e)->ch;
 
-        if (e == self) {
+        if (e == self
+            || !gcp_fieldset_intersects(json_object_get(e, "fieldsV1"), ch))
+        {
             continue;
         }
 
-        c = gcp_fieldset_intersection(json_object_get(e, "fieldsV1"),
-                                      changed);
+        c = gcp_fieldset_intersection(json_object_get(e, "fieldsV1"), ch);
         paths = c ? gcp_fieldset_paths(c) : NULL;
         who = gcp_mf_print(e);
         json_decref(c);
@@ -712,17 +890,83 @@ gcp_mf_sync_last_applied(const gcp_managed_t *m, json_t *out,
 }
 
 
-int
-gcp_managed_apply(const gcp_managed_t *m, const json_t *live,
-    const json_t *config, int force, json_t **merged, json_t **conflicts)
-{
-    int       rc;
-    size_t    i;
-    json_t   *mf, *l, *out, *full, *cfg, *self, *others, *u, *e, *a, *b;
-    json_t   *ch, *rm, *meta, *allowed;
+/*
+ * What an apply of config makes of live (l: without managedFields, mf its
+ * decoded entries, self the manager's Apply entry or NULL, full the set
+ * of config): the merge, less what self applied before and no longer
+ * unless another entry or the configuration owns it.  Returns a new
+ * reference, or NULL when out of memory.
+ */
 
-    *merged = NULL;
-    *conflicts = NULL;
+static json_t *
+gcp_mf_merge(const gcp_managed_t *m, const json_t *mf, const json_t *self,
+    const json_t *l, const json_t *config, const json_t *full)
+{
+    size_t   i;
+    json_t  *out, *others, *u, *e, *a, *b;
+
+    out = gcp_apply_merge(m->set, m->node, l, config);
+
+    if (out == NULL || self == NULL
+        || gcp_fieldset_empty(json_object_get(self, "fieldsV1")))
+    {
+        return out;
+    }
+
+    others = json_incref((json_t *) full);
+
+    json_array_foreach(mf, i, e) {
+        if (e != self && others) {
+            u = gcp_fieldset_union(others, json_object_get(e, "fieldsV1"));
+            json_decref(others);
+            others = u;
+        }
+    }
+
+    a = gcp_apply_with_parents(json_object_get(self, "fieldsV1"));
+    b = others ? gcp_apply_with_parents(others) : NULL;
+    u = a && b ? gcp_fieldset_difference(a, b) : NULL;
+
+    json_decref(others);
+    json_decref(a);
+    json_decref(b);
+
+    if (u == NULL) {
+        json_decref(out);
+        return NULL;
+    }
+
+    gcp_apply_remove(m->set, m->node, out, u);
+    json_decref(u);
+
+    return out;
+}
+
+
+/* The manager's Apply entry of mf, or NULL. */
+
+static json_t *
+gcp_mf_self(const gcp_managed_t *m, const json_t *mf)
+{
+    size_t   i;
+    json_t  *e;
+
+    json_array_foreach(mf, i, e) {
+        if (gcp_mf_is(e, m, "Apply")) {
+            return e;
+        }
+    }
+
+    return NULL;
+}
+
+
+/* The decoded entries of live and live without them (l, never NULL). */
+
+static json_t *
+gcp_mf_live(const json_t *live, json_t **l)
+{
+    json_t  *mf;
 
     mf = gcp_mf_decode(json_object_get(json_object_get(live, "metadata"),
                                        "managedFields"));
@@ -730,85 +974,127 @@ gcp_managed_apply(const gcp_managed_t *m, const json_t *live,
         mf = json_array();
     }
 
-    l = gcp_mf_without(live);
-    if (l == NULL) {
-        l = json_object();
+    *l = live ? gcp_mf_without(live) : json_object();
+
+    return mf;
+}
+
+
+json_t *
+gcp_managed_applied(const gcp_managed_t *m, const json_t *live,
+    const json_t *config)
+{
+    json_t  *mf, *l, *full, *out;
+
+    mf = gcp_mf_live(live, &l);
+    full = gcp_fieldset_of(m->set, m->node, config, 0);
+    out = mf && l && full ? gcp_mf_merge(m, mf, gcp_mf_self(m, mf), l,
+                                         config, full)
+                          : NULL;
+
+    json_decref(mf);
+    json_decref(l);
+    json_decref(full);
+
+    return out;
+}
+
+
+json_t *
+gcp_managed_versions(const gcp_managed_t *m, const json_t *a,
+    const json_t *b)
+{
+    size_t         i, j, k;
+    json_t        *out, *e, *v;
+    const json_t  *mf;
+    const char    *av;
+
+    out = json_array();
+    if (out == NULL) {
+        return NULL;
     }
 
-    out = gcp_apply_merge(m->set, m->node, l, config);
+    for (j = 0; j < 2; j++) {
+        mf = j ? b : a;
+
+        json_array_foreach(mf, i, e) {
+            av = json_string_value(json_object_get(e, "apiVersion"));
+
+            if (av == NULL || av[0] == '\0'
+                || strcmp(av, m->api_version) == 0
+                || json_array_size(out) >= GCP_MANAGED_MAX_VIEWS)
+            {
+                continue;
+            }
+
+            json_array_foreach(out, k, v) {
+                if (strcmp(json_string_value(v), av) == 0) {
+                    break;
+                }
+            }
+
+            if (k == json_array_size(out)
+                && json_array_append_new(out, json_string(av)) != 0)
+            {
+                json_decref(out);
+                return NULL;
+            }
+        }
+    }
+
+    return out;
+}
+
+
+int
+gcp_managed_apply(const gcp_managed_t *m, const json_t *live,
+    const json_t *config, int force, json_t **merged, json_t **conflicts)
+{
+    int              rc;
+    json_t          *mf, *l, *out, *full, *cfg, *self, *u;
+    json_t          *meta, *allowed;
+    gcp_mf_diff_t    d;
+    gcp_mf_diffs_t   ds;
+
+    *merged = NULL;
+    *conflicts = NULL;
+
+    mf = gcp_mf_live(live, &l);
     full = gcp_fieldset_of(m->set, m->node, config, 0);
     cfg = full ? gcp_mf_scope(m, gcp_json_deep_copy(full)) : NULL;
+    self = mf ? gcp_mf_self(m, mf) : NULL;
+    out = mf && l && full ? gcp_mf_merge(m, mf, self, l, config, full)
+                          : NULL;
 
-    ch = NULL;
-    rm = NULL;
+    ds.n = 0;
     rc = -1;
 
     if (mf == NULL || l == NULL || out == NULL || cfg == NULL) {
         goto done;
     }
 
-    self = NULL;
-
-    json_array_foreach(mf, i, e) {
-        if (gcp_mf_is(e, m, "Apply")) {
-            self = e;
-            break;
-        }
-    }
-
-    /* the fields applied before and no longer: removed unless owned */
-
-    if (self && !gcp_fieldset_empty(json_object_get(self, "fieldsV1"))) {
-        others = json_incref(full);
-
-        json_array_foreach(mf, i, e) {
-            if (e != self && others) {
-                u = gcp_fieldset_union(others, json_object_get(e,
-                                                               "fieldsV1"));
-                json_decref(others);
-                others = u;
-            }
-        }
-
-        a = gcp_apply_with_parents(json_object_get(self, "fieldsV1"));
-        b = others ? gcp_apply_with_parents(others) : NULL;
-        u = a && b ? gcp_fieldset_difference(a, b) : NULL;
-
-        json_decref(others);
-        json_decref(a);
-        json_decref(b);
-
-        if (u == NULL) {
-            goto done;
-        }
-
-        gcp_apply_remove(m->set, m->node, out, u);
-        json_decref(u);
-    }
-
-    if (gcp_apply_compare(m->set, m->node, l, out, &ch, &rm) != 0) {
+    if (gcp_mf_diff(m, m->node, l, out, &d) != 0
+        || gcp_mf_diffs(m, d.ch, d.rm, &ds) != 0)
+    {
         goto done;
     }
-
-    ch = gcp_mf_scope(m, ch);
-    rm = gcp_mf_scope(m, rm);
 
     if (!force) {
         allowed = gcp_mf_allowed(m, live);
 
         if (allowed) {
-            u = gcp_fieldset_difference(ch, allowed);
+            u = gcp_fieldset_difference(ds.d[0].ch, allowed);
             json_decref(allowed);
 
             if (u == NULL) {
                 goto done;
             }
 
-            *conflicts = gcp_mf_conflicts(mf, self, u);
+            *conflicts = gcp_mf_conflicts(mf, self, &ds, u);
             json_decref(u);
 
         } else {
-            *conflicts = gcp_mf_conflicts(mf, self, ch);
+            *conflicts = gcp_mf_conflicts(mf, self, &ds, ds.d[0].ch);
         }
 
         if (*conflicts == NULL) {
@@ -824,33 +1110,25 @@ gcp_managed_apply(const gcp_managed_t *m, const json_t *live,
         *conflicts = NULL;
     }
 
-    if (gcp_mf_take(mf, ch, rm, self) != 0) {
+    if (gcp_mf_take(mf, &ds, self) != 0) {
         goto done;
     }
 
     if (self) {
         if (!gcp_json_equal(json_object_get(self, "fieldsV1"), cfg)
-            || !gcp_fieldset_empty(ch) || !gcp_fieldset_empty(rm))
+            || !gcp_fieldset_empty(ds.d[0].ch)
+            || !gcp_fieldset_empty(ds.d[0].rm))
         {
             json_object_set_new(self, "time", json_string(m->now));
         }
 
+        /* the set is in the apply's apiVersion now (upstream's Apply) */
         json_object_set(self, "fieldsV1", cfg);
+        json_object_set_new(self, "apiVersion",
+                            json_string(m->api_version));
+    }
 
-        if (gcp_fieldset_empty(cfg)) {
-            json_array_foreach(mf, i, e) {
-                if (e == self) {
-                    json_array_remove(mf, i);
-                    break;
-                }
-            }
-        }
-
-    } else if (!gcp_fieldset_empty(cfg)
-               && json_array_append_new(mf, gcp_mf_entry(m, "Apply",
-                                                         json_incref(cfg)))
-                  != 0)
-    {
+    if (gcp_mf_settle(mf, self, m, "Apply", cfg) != 0) {
         goto done;
     }
 
@@ -881,8 +1159,7 @@ gcp_managed_apply(const gcp_managed_t *m, const json_t *live,
 
 done:
 
-    json_decref(ch);
-    json_decref(rm);
+    gcp_mf_diffs_free(&ds);
     json_decref(mf);
     json_decref(l);
     json_decref(out);

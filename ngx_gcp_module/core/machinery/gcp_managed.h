@@ -25,15 +25,37 @@ typedef enum {
 } gcp_managed_scope_t;
 
 
+/*
+ * A write seen in another apiVersion than the request's (upstream's
+ * versionconverter): the stored and the new object converted to it.
+ * The entries of that apiVersion own fields by these names.
+ */
 typedef struct {
-    const gcp_schema_set_t  *set;
-    const json_t            *node;          /* the object's schema */
-    const char              *manager;
     const char              *api_version;
-    const char              *subresource;   /* NULL or "" for none */
-    const char              *now;           /* metav1.Time text */
-    gcp_managed_scope_t      scope;
+    const json_t            *node;          /* its schema, or NULL */
+    const json_t            *old;           /* the stored object */
+    const json_t            *new;           /* the new object */
+} gcp_managed_view_t;
+
+
+typedef struct {
+    const gcp_schema_set_t    *set;
+    const json_t              *node;        /* the object's schema */
+    const char                *manager;
+    const char                *api_version;
+    const char                *subresource; /* NULL or "" for none */
+    const char                *now;         /* metav1.Time text */
+    gcp_managed_scope_t        scope;
+
+    /* the write in the other apiVersions of the entries (none: as in */
+    /* api_version, as upstream's converter of types without webhooks) */
+    const gcp_managed_view_t  *views;
+    size_t                     nviews;
 } gcp_managed_t;
+
+
+/* At most so many apiVersions are seen apart (the others as the request's). */
+#define GCP_MANAGED_MAX_VIEWS  8
 
 
 /*
@@ -97,6 +119,25 @@ json_t *gcp_managed_scale_entries(const json_t *parent,
 json_t *gcp_managed_scale_parent(const json_t *parent, const json_t *scale,
     const gcp_managed_scale_path_t *paths, size_t n,
     const char *api_version);
+
+/*
+ * The object server-side apply of config onto live makes, before
+ * gcp_managed_apply() checks conflicts, for converting it to the
+ * apiVersions of other entries (gcp_managed_versions()): the merge with
+ * what the manager stopped applying removed.  Returns a new reference
+ * without managedFields, or NULL when out of memory.
+ */
+json_t *gcp_managed_applied(const gcp_managed_t *m, const json_t *live,
+    const json_t *config);
+
+/*
+ * The apiVersions other than m's of the entries of the managedFields
+ * lists a and b (either may be NULL), at most GCP_MANAGED_MAX_VIEWS.
+ * Returns a new array of strings (empty when none), or NULL when out of
+ * memory.
+ */
+json_t *gcp_managed_versions(const gcp_managed_t *m, const json_t *a,
+    const json_t *b);
 
 /*
  * The manager of a request as upstream names it: fieldManager when set,

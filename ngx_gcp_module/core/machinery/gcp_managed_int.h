@@ -16,8 +16,10 @@ const char *gcp_mf_str(const json_t *e, const char *key);
 
 /*
  * Returns a valid copy of managedFields entries (every entry with a
- * fieldsV1), as upstream decodes them: a new reference, or NULL when mf
- * is absent or invalid, or out of memory.
+ * fieldsV1, in upstream's form), as upstream decodes them: a new
+ * reference, or NULL when mf is absent or invalid, or out of memory.
+ * The entries are copies; their field sets are shared with mf (a set is
+ * never changed in place: a new one replaces it).
  */
 json_t *gcp_mf_decode(const json_t *mf);
 

@@ -231,6 +231,37 @@ int gcp_output_event_object(gcp_op_t *op, gcp_buf_t *b, const gcp_kv_t *kv,
 void gcp_reg_managed_init(gcp_op_t *op, gcp_managed_t *m);
 
 /*
+ * Sets m's views (views[0..n), their schemas looked up now: the CRD may
+ * have changed while they were converted).
+ */
+void gcp_reg_managed_set_views(gcp_op_t *op, gcp_managed_t *m,
+    gcp_managed_view_t *views, size_t n);
+
+/*
+ * Returns 1 when entries of the managedFields lists a or b (either NULL)
+ * are of an apiVersion the strategy converts to by a call, else 0.
+ */
+int gcp_reg_managed_viewed(gcp_op_t *op, const json_t *a, const json_t *b);
+
+/* The end of gcp_reg_managed_views(): rc GCP_OK, or the failure. */
+typedef void (*gcp_reg_views_pt)(gcp_op_t *op, void *arg, int rc,
+    const char *message);
+
+/*
+ * Upstream's field manager sees a write in the apiVersion of each
+ * managedFields entry: for the apiVersions of the entries of the lists a
+ * and b (either NULL) that the strategy converts to by a call
+ * (converts_to), old and new (of the request's version) are converted,
+ * one conversion per apiVersion, on the loop; then *views (arena) and
+ * *n are set and done called, with rc GCP_OK or the failure of a
+ * conversion (message as upstream words it, arena).  done is called
+ * before this returns when there is nothing to convert (*n 0).
+ */
+void gcp_reg_managed_views(gcp_op_t *op, const json_t *a, const json_t *b,
+    json_t *old, json_t *new, gcp_managed_view_t **views, size_t *n,
+    gcp_reg_views_pt done, void *arg);
+
+/*
  * The object a create compares its new object with, as upstream's field
  * manager sees a new Go object: metadata, and the struct fields of
  * built-in types that are not pointers, empty.  Borrowed from the arena.

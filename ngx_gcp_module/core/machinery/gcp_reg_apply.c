@@ -42,6 +42,188 @@ gcp_reg_managed_init(gcp_op_t *op, gcp_managed_t *m)
 }
 
 
+void
+gcp_reg_managed_set_views(gcp_op_t *op, gcp_managed_t *m,
+    gcp_managed_view_t *views, size_t n)
+{
+    size_t                 i;
+    const char            *v;
+    const gcp_resource_t  *r;
+
+    for (i = 0; i < n; i++) {
+        v = strrchr(views[i].api_version, '/');
+        r = gcp_registry_find(op->api->registry, op->res->group,
+                              v ? v + 1 : views[i].api_version,
+                              op->res->name);
+
+        views[i].node = r && r->schema ? gcp_schema_get(op->api->schemas,
+                                                        r->schema)
+                                       : NULL;
+    }
+
+    m->views = views;
+    m->nviews = n;
+}
+
+
+typedef struct {
+    gcp_op_t             *op;
+    json_t               *versions;     /* those to convert to */
+    size_t                i;
+    json_t               *objs[2];
+    json_t               *old;
+    json_t               *new;
+    gcp_managed_view_t   *views;
+    gcp_managed_view_t  **out;
+    size_t               *nout;
+    gcp_reg_views_pt      done;
+    void                 *arg;
+} gcp_reg_views_t;
+
+
+static void gcp_reg_views_next(gcp_reg_views_t *vs);
+
+
+static void
+gcp_reg_views_converted(void *arg, int rc, const char *message)
+{
+    gcp_reg_views_t     *vs = arg;
+    gcp_managed_view_t  *v;
+
+    if (rc != GCP_OK) {
+        vs->done(vs->op, vs->arg, rc, message);
+        return;
+    }
+
+    v = &vs->views[vs->i];
+    v->api_version = json_string_value(json_array_get(vs->versions, vs->i));
+    v->old = vs->objs[0];
+    v->new = vs->objs[1];
+
+    vs->i++;
+    gcp_reg_views_next(vs);
+}
+
+
+static void
+gcp_reg_views_next(gcp_reg_views_t *vs)
+{
+    gcp_op_t  *op = vs->op;
+
+    if (vs->i == json_array_size(vs->versions)) {
+        *vs->out = vs->views;
+        *vs->nout = vs->i;
+        vs->done(op, vs->arg, GCP_OK, NULL);
+        return;
+    }
+
+    vs->objs[0] = vs->old;
+    vs->objs[1] = vs->new;
+
+    op->res->strategy->convert_to(op, op->a, vs->objs, 2,
+                                  json_string_value(json_array_get(
+                                      vs->versions, vs->i)),
+                                  gcp_reg_views_converted, vs);
+}
+
+
+/*
+ * The apiVersions of the entries of a and b the strategy converts to by
+ * a call (arena), or NULL when out of memory.
+ */
+
+static json_t *
+gcp_reg_managed_versions(gcp_op_t *op, const json_t *a, const json_t *b)
+{
+    size_t                 i;
+    json_t                *all, *out, *v;
+    gcp_managed_t          m;
+    const gcp_strategy_t  *st = op->res->strategy;
+
+    out = gcp_json_arena(op->a, json_array());
+
+    if (out == NULL || st == NULL || st->converts_to == NULL
+        || st->convert_to == NULL
+        || (json_array_size(a) == 0 && json_array_size(b) == 0))
+    {
+        return out;
+    }
+
+    gcp_reg_managed_init(op, &m);
+
+    all = gcp_json_arena(op->a, gcp_managed_versions(&m, a, b));
+    if (all == NULL) {
+        return NULL;
+    }
+
+    json_array_foreach(all, i, v) {
+        if (st->converts_to(op, json_string_value(v))
+            && json_array_append(out, v) != 0)
+        {
+            return NULL;
+        }
+    }
+
+    return out;
+}
+
+
+int
+gcp_reg_managed_viewed(gcp_op_t *op, const json_t *a, const json_t *b)
+{
+    json_t  *versions;
+
+    versions = gcp_reg_managed_versions(op, a, b);
+
+    /* out of memory: 1, and gcp_reg_managed_views() says it */
+
+    return versions == NULL || json_array_size(versions) != 0;
+}
+
+
+void
+gcp_reg_managed_views(gcp_op_t *op, const json_t *a, const json_t *b,
+    json_t *old, json_t *new, gcp_managed_view_t **views, size_t *n,
+    gcp_reg_views_pt done, void *arg)
+{
+    gcp_reg_views_t  *vs;
+
+    *views = NULL;
+    *n = 0;
+
+    vs = gcp_calloc(op->a, sizeof(gcp_reg_views_t));
+
+    if (vs == NULL
+        || (vs->versions = gcp_reg_managed_versions(op, a, b)) == NULL)
+    {
+        done(op, arg, GCP_ENOMEM, NULL);
+        return;
+    }
+
+    if (json_array_size(vs->versions) == 0) {
+        done(op, arg, GCP_OK, NULL);
+        return;
+    }
+
+    vs->views = gcp_calloc(op->a, json_array_size(vs->versions)
+                                  * sizeof(gcp_managed_view_t));
+    if (vs->views == NULL) {
+        done(op, arg, GCP_ENOMEM, NULL);
+        return;
+    }
+
+    vs->op = op;
+    vs->old = old;
+    vs->new = new;
+    vs->out = views;
+    vs->nout = n;
+    vs->done = done;
+    vs->arg = arg;
+
+    gcp_reg_views_next(vs);
+}
+
+
 /*
  * The struct fields of a Go type a new object has (not pointers: their
  * schema has no x-gcp-proto-ptr), recursively, each an empty object.

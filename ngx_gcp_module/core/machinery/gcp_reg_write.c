@@ -37,6 +37,12 @@ typedef struct gcp_write_s {
     unsigned                 force:1;
     unsigned                 creating:1;    /* a PUT that creates */
 
+    /* the write in the other apiVersions of managedFields entries */
+    gcp_managed_view_t      *views;
+    size_t                   nviews;
+    unsigned                 viewed:1;      /* views converted */
+    unsigned                 mf_lost:1;     /* a conversion failed */
+
     gcp_str_t                key;
     const char              *name;
     int                      attempts;
@@ -64,10 +70,23 @@ static void gcp_write_put(gcp_write_t *w);
 static void gcp_create_mutated(gcp_admit_t *ad, int rc);
 static void gcp_write_mutated(gcp_admit_t *ad, int rc);
 static void gcp_write_admitted(gcp_admit_t *ad, int rc);
+static void gcp_write_prepared(gcp_write_t *w);
+static void gcp_write_viewed_update(gcp_op_t *op, void *arg, int rc,
+    const char *msg);
 static void gcp_create_start(gcp_write_t *w);
 static void gcp_create_done(void *arg, gcp_store_result_t *res);
 static void gcp_create_write(gcp_write_t *w);
 static void gcp_write_update_create(gcp_write_t *w);
+
+
+/* The managedFields of obj, or NULL. */
+
+static const json_t *
+gcp_write_mf(const json_t *obj)
+{
+    return json_object_get(json_object_get(obj, "metadata"),
+                           "managedFields");
+}
 
 
 static gcp_write_t *
@@ -412,8 +431,13 @@ gcp_write_managed(gcp_write_t *w, json_t *obj, const json_t *old)
     if (w->apply) {
         mf = w->applied_mf;
 
+    } else if (w->mf_lost) {
+        /* upstream's UpdateNoErrors: managedFields cleared on failure */
+        mf = NULL;
+
     } else {
         gcp_reg_managed_init(op, &m);
+        gcp_reg_managed_set_views(op, &m, w->views, w->nviews);
 
         json_object_del(meta, "managedFields");
 
@@ -769,6 +793,7 @@ gcp_write_applied(gcp_write_t *w, const json_t *live)
     gcp_managed_t   m;
 
     gcp_reg_managed_init(op, &m);
+    gcp_reg_managed_set_views(op, &m, w->views, w->nviews);
 
     rc = gcp_managed_apply(&m, live, w->config, w->force, &out, &conflicts);
 
@@ -860,7 +885,7 @@ static json_t *
 gcp_write_patched(gcp_write_t *w)
 {
     int          rc;
-    json_t      *out;
+    json_t      *out, *meta, *mf;
     gcp_op_t    *op = w->op;
     const char  *msg;
     gcp_str_t    body = op->req->body;
@@ -901,11 +926,40 @@ gcp_write_patched(gcp_write_t *w)
 
     out = gcp_json_arena(op->a, out);
 
-    if (gcp_reg_check_object(op, out, w->fv, NULL, 0) != GCP_OK) {
-        return NULL;
+    /*
+     * managedFields the patch left as they were stored were checked when
+     * they were written: set aside while the object is checked.
+     */
+
+    meta = json_object_get(out, "metadata");
+    mf = json_incref(json_object_get(meta, "managedFields"));
+
+    if (mf && !gcp_json_equal(mf, gcp_write_mf(w->old))) {
+        json_decref(mf);
+        mf = NULL;
     }
 
-    return out;
+    if (mf) {
+        json_object_del(meta, "managedFields");
+    }
+
+    rc = gcp_reg_check_object(op, out, w->fv, NULL, 0);
+
+    if (mf) {
+        meta = rc == GCP_OK ? gcp_meta(out) : NULL;
+
+        if (rc == GCP_OK
+            && (meta == NULL
+                || json_object_set(meta, "managedFields", mf) != 0))
+        {
+            gcp_op_error(op, GCP_ENOMEM, NULL, NULL);
+            rc = GCP_ENOMEM;
+        }
+
+        json_decref(mf);
+    }
+
+    return rc == GCP_OK ? out : NULL;
 }
 
 
@@ -1199,6 +1253,10 @@ gcp_write_got(void *arg, gcp_store_result_t *res)
         return;
     }
 
+    w->viewed = 0;
+    w->nviews = 0;
+    w->mf_lost = 0;
+
     w->cur = res->kvs[0];
     /* a private copy: strategies may share its parts with the new object */
     w->old = gcp_reg_decode_kv_copy(op, &w->cur);
@@ -1222,6 +1280,56 @@ gcp_write_got(void *arg, gcp_store_result_t *res)
 }
 
 
+static void
+gcp_write_viewed_apply(gcp_op_t *op, void *arg, int rc, const char *msg)
+{
+    if (rc != GCP_OK) {
+        /* upstream's plain error: a 500 without a reason */
+        gcp_op_error(op, rc == GCP_ENOMEM ? GCP_ENOMEM : GCP_EUNKNOWN, msg,
+                     NULL);
+        return;
+    }
+
+    gcp_write_got_old(op, arg);
+}
+
+
+/*
+ * An apply over entries of other apiVersions sees its merge in each of
+ * them first (conflicts are by their names).  Returns 1 when that went
+ * out (gcp_write_got_old() is called again), else 0.
+ */
+
+static int
+gcp_write_apply_views(gcp_write_t *w)
+{
+    json_t         *merged;
+    gcp_op_t       *op = w->op;
+    gcp_managed_t   m;
+
+    if (!w->apply || w->viewed
+        || !gcp_reg_managed_viewed(op, gcp_write_mf(w->old), NULL))
+    {
+        return 0;
+    }
+
+    w->viewed = 1;
+
+    gcp_reg_managed_init(op, &m);
+    merged = gcp_json_arena(op->a, gcp_managed_applied(&m, w->old,
+                                                       w->config));
+    if (merged == NULL) {
+        gcp_op_error(op, GCP_ENOMEM, NULL, NULL);
+        return 1;
+    }
+
+    gcp_reg_managed_views(op, gcp_write_mf(w->old), NULL, w->old, merged,
+                          &w->views, &w->nviews, gcp_write_viewed_apply, w);
+
+    return 1;
+}
+
+
 /* Update and patch, the stored object read (w->old): build the new one. */
 
 static void
@@ -1232,6 +1340,10 @@ gcp_write_got_old(gcp_op_t *op, void *arg)
     const char            *rv;
     gcp_write_t           *w = arg;
     const gcp_strategy_t  *st = op->res->strategy;
+
+    if (gcp_write_apply_views(w)) {
+        return;
+    }
 
     obj = gcp_write_build(w);
     if (obj == NULL) {
@@ -1300,7 +1412,7 @@ gcp_write_got_old(gcp_op_t *op, void *arg)
 static void
 gcp_write_mutated(gcp_admit_t *ad, int rc)
 {
-    json_t                *obj, *gen;
+    json_t                *obj;
     gcp_write_t           *w = ad->data;
     gcp_op_t              *op = w->op;
     const gcp_strategy_t  *st = op->res->strategy;
@@ -1328,6 +1440,52 @@ gcp_write_mutated(gcp_admit_t *ad, int rc)
             return;
         }
     }
+
+    if (!w->apply && !w->viewed
+        && gcp_reg_managed_viewed(op, w->sent_mf, gcp_write_mf(w->old)))
+    {
+        /* entries of other apiVersions see the write in theirs */
+
+        w->viewed = 1;
+        gcp_reg_managed_views(op, w->sent_mf, gcp_write_mf(w->old), w->old,
+                              obj, &w->views, &w->nviews,
+                              gcp_write_viewed_update, w);
+        return;
+    }
+
+    gcp_write_prepared(w);
+}
+
+
+static void
+gcp_write_viewed_update(gcp_op_t *op, void *arg, int rc, const char *msg)
+{
+    gcp_write_t  *w = arg;
+
+    if (rc == GCP_ENOMEM) {
+        gcp_op_error(op, rc, NULL, NULL);
+        return;
+    }
+
+    w->mf_lost = rc != GCP_OK;
+
+    gcp_write_prepared(w);
+}
+
+
+/*
+ * Update and patch, prepared: managedFields, validation, the generation,
+ * then the validating admission.
+ */
+
+static void
+gcp_write_prepared(gcp_write_t *w)
+{
+    json_t                *obj, *gen;
+    gcp_op_t              *op = w->op;
+    const gcp_strategy_t  *st = op->res->strategy;
+
+    obj = w->obj;
 
     if (gcp_write_managed(w, obj, w->old) != GCP_OK) {
         return;

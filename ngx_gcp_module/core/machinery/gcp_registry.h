@@ -154,6 +154,19 @@ struct gcp_strategy_s {
                      unsigned flags, gcp_convert_pt done, void *arg);
 
     /*
+     * The same to any apiVersion of the resource (upstream's field
+     * manager sees a write in the apiVersion of each managedFields
+     * entry): converts_to(op, api_version) returns 1 when objects of the
+     * request's version read differently there (a webhook converts them),
+     * and convert_to converts objs[0..n) of the request's version to it
+     * as convert does.
+     */
+    int   (*converts_to)(gcp_op_t *op, const char *api_version);
+    void  (*convert_to)(gcp_op_t *op, gcp_arena_t *a, json_t **objs,
+                        size_t n, const char *api_version,
+                        gcp_convert_pt done, void *arg);
+
+    /*
      * A request the strategy serves itself (a subresource such as
      * /scale): returns 1 when it took op (and answers it), 0 to go on
      * with the generic handling.

@@ -299,6 +299,116 @@ test_update_managers_capped(void **state)
 }
 
 
+/*
+ * A field renamed between apiVersions (x/v1 spec.count is x/v2
+ * spec.amount): an entry of x/v1 sees a write in x/v2 through its view
+ * (the objects converted to x/v1), so conflicts and takes go by its names.
+ */
+
+#define ONE_V1  "{\"manager\":\"one\",\"operation\":\"Apply\","           \
+                "\"apiVersion\":\"x/v1\",\"time\":\"T\",\"fieldsType\":"  \
+                "\"FieldsV1\",\"fieldsV1\":{\"f:spec\":{\"f:count\":{}}}}"
+
+static void
+test_views(void **state)
+{
+    int                  rc;
+    json_t              *live, *cfg, *out, *conflicts, *old1, *new1, *upd;
+    gcp_managed_t        m;
+    gcp_managed_view_t   v;
+
+    init(&m, "two");
+    m.node = NULL;
+    m.api_version = "x/v2";
+
+    live = schema_json("{\"apiVersion\":\"x/v2\",\"kind\":\"G\","
+                       "\"metadata\":{\"name\":\"g\",\"managedFields\":["
+                       ONE_V1 "]},\"spec\":{\"amount\":1}}");
+    cfg = schema_json("{\"apiVersion\":\"x/v2\",\"kind\":\"G\","
+                      "\"metadata\":{\"name\":\"g\"},\"spec\":"
+                      "{\"amount\":2}}");
+
+    schema_expect_json(gcp_managed_versions(&m, mf(live), NULL),
+                       "[\"x/v1\"]");
+
+    /* the object the views convert: the merge, no managedFields */
+
+    out = gcp_managed_applied(&m, live, cfg);
+    expect(out, "{\"apiVersion\":\"x/v2\",\"kind\":\"G\",\"metadata\":"
+                "{\"name\":\"g\"},\"spec\":{\"amount\":2}}");
+    json_decref(out);
+
+    /* without a view, x/v1's names are not x/v2's: no conflict seen */
+
+    rc = gcp_managed_apply(&m, live, cfg, 0, &out, &conflicts);
+    assert_int_equal(rc, 0);
+    json_decref(out);
+
+    old1 = schema_json("{\"apiVersion\":\"x/v1\",\"kind\":\"G\","
+                       "\"metadata\":{\"name\":\"g\"},\"spec\":"
+                       "{\"count\":1}}");
+    new1 = schema_json("{\"apiVersion\":\"x/v1\",\"kind\":\"G\","
+                       "\"metadata\":{\"name\":\"g\"},\"spec\":"
+                       "{\"count\":2}}");
+
+    v.api_version = "x/v1";
+    v.node = NULL;
+    v.old = old1;
+    v.new = new1;
+    m.views = &v;
+    m.nviews = 1;
+
+    rc = gcp_managed_apply(&m, live, cfg, 0, &out, &conflicts);
+    assert_int_equal(rc, 1);
+    expect(conflicts, "[{\"manager\":\"\\\"one\\\"\","
+                      "\"path\":\".spec.count\"}]");
+    json_decref(conflicts);
+
+    /* force: one loses spec.count (its entry, left empty, goes) */
+
+    rc = gcp_managed_apply(&m, live, cfg, 1, &out, &conflicts);
+    assert_int_equal(rc, 0);
+    expect(mf(out), "[{\"manager\":\"two\",\"operation\":\"Apply\","
+                    "\"apiVersion\":\"x/v2\",\"time\":\"T\",\"fieldsType\":"
+                    "\"FieldsV1\",\"fieldsV1\":{\"f:spec\":{\"f:amount\":"
+                    "{}}}}]");
+    json_decref(out);
+
+    /* an update in x/v2 takes spec.count from one as well */
+
+    init(&m, "ed");
+    m.node = NULL;
+    m.api_version = "x/v2";
+    m.views = &v;
+    m.nviews = 1;
+
+    upd = schema_json("{\"apiVersion\":\"x/v2\",\"kind\":\"G\","
+                      "\"metadata\":{\"name\":\"g\"},\"spec\":"
+                      "{\"amount\":2}}");
+
+    out = gcp_managed_update(&m, NULL, live, live, upd);
+    expect(out, "[{\"manager\":\"ed\",\"operation\":\"Update\","
+                "\"apiVersion\":\"x/v2\",\"time\":\"T\",\"fieldsType\":"
+                "\"FieldsV1\",\"fieldsV1\":{\"f:spec\":{\"f:amount\":"
+                "{}}}}]");
+    json_decref(out);
+
+    /* with no change in x/v1, one keeps its field */
+
+    m.nviews = 0;
+    out = gcp_managed_update(&m, NULL, live, live, upd);
+    assert_int_equal(json_array_size(out), 2);
+    expect(json_array_get(out, 0), ONE_V1);
+    json_decref(out);
+
+    json_decref(upd);
+    json_decref(old1);
+    json_decref(new1);
+    json_decref(cfg);
+    json_decref(live);
+}
+
+
 static void
 test_manager_name(void **state)
 {
@@ -324,6 +434,7 @@ main(void)
         cmocka_unit_test(test_create),
         cmocka_unit_test(test_apply_sequence),
         cmocka_unit_test(test_update_managers_capped),
+        cmocka_unit_test(test_views),
         cmocka_unit_test(test_manager_name),
     };
 
