@@ -349,7 +349,10 @@ def test_dry_run_in_other_version(server, wh, gadgets, namespace):
     assert u.json["apiVersion"] == GROUP + "/v2"
     assert u.json["spec"] == {"amount": 9}
     assert u.json["metadata"]["resourceVersion"] == rv
-    assert specs_to(wh, "v1", "w") == [{"amount": 9}]
+    # (w's managedFields entry is of v1: the field manager sees the write
+    # in v1 first, the stored and the new object in one review)
+    assert specs_to(wh, "v1", "w") == [{"amount": 3}, {"amount": 9},
+                                       {"amount": 9}]
     assert specs_to(wh, "v2", "w") == [{"count": 3}, {"count": 9}]
 
     # merge patch and apply, the same way
@@ -358,22 +361,26 @@ def test_dry_run_in_other_version(server, wh, gadgets, namespace):
              {"spec": {"amount": 8}},
              content_type="application/merge-patch+json")
     assert p.status == 200 and p.json["spec"] == {"amount": 8}, p
-    assert specs_to(wh, "v1", "w") == [{"amount": 8}]
+    assert specs_to(wh, "v1", "w") == [{"amount": 3}, {"amount": 8},
+                                       {"amount": 8}]
 
-    def apply_v2(name, amount, status):
+    def apply_v2(name, amount, status, seen=()):
         wh.clear()
         a = call(server, "PATCH",
-                 dry(g_path(namespace, name, "v2")) + "&fieldManager=dry",
+                 dry(g_path(namespace, name, "v2"))
+                 + "&fieldManager=dry&force=true",
                  json.dumps({"apiVersion": GROUP + "/v2", "kind": "Gadget",
                              "metadata": {"name": name},
                              "spec": {"amount": amount}}),
                  content_type="application/apply-patch+yaml")
         assert a.status == status, a
         assert a.json["spec"] == {"amount": amount}
-        assert specs_to(wh, "v1", name) == [{"amount": amount}]
+        assert specs_to(wh, "v1", name) == [{"amount": a} for a in seen] + [
+            {"amount": amount}]
         return a
 
-    a = apply_v2("w", 7, 200)
+    # (forced: w's spec.count, v1's name of amount, is its creator's)
+    a = apply_v2("w", 7, 200, seen=(3, 7))
     assert ("dry", "Apply") in [(e.get("manager"), e["operation"]) for e
                                 in a.json["metadata"]["managedFields"]]
     # an apply that creates
