@@ -4,7 +4,10 @@ metadata.namespace on cluster-wide lists, the declared fields of core/v1
 Events, with updates that change the selected fields, deletes and paging
 (a new connection for each request spreads them over the workers).  And
 custom resources' Table rows, cached per object and CRD revision: a CRD
-whose printer columns change never serves rows of the old columns."""
+whose printer columns change never serves rows of the old columns.  And
+custom resources' selectableFields (equality and inequality, with labels,
+defaults of the schema), with kubectl, and across a CRD update that
+changes them."""
 
 import random
 from urllib.parse import quote
@@ -265,3 +268,171 @@ def test_cr_rows_follow_their_crd(server, namespace):
             assert consistent(table(server, path))[1:3] == ["Shape", "Size"]
     finally:
         call(server, "DELETE", crd_path)
+
+
+# custom resources' selectableFields, from the index
+
+SEL_GROUP = "fi19sel.example.com"
+SEL_CRD = "selwidgets." + SEL_GROUP
+COLORS = ["red", "blue", ""]
+
+
+def sel_crd(paths, rv=None):
+    schema = {"type": "object", "properties": {"spec": {
+        "type": "object", "properties": {
+            "color": {"type": "string"}, "size": {"type": "integer"},
+            "shape": {"type": "string", "default": "round"}}}}}
+    meta = {"name": SEL_CRD}
+    if rv:
+        meta["resourceVersion"] = rv
+    return {"apiVersion": "apiextensions.k8s.io/v1",
+            "kind": "CustomResourceDefinition", "metadata": meta,
+            "spec": {"group": SEL_GROUP, "scope": "Namespaced",
+                     "names": {"plural": "selwidgets",
+                               "singular": "selwidget",
+                               "kind": "SelWidget",
+                               "listKind": "SelWidgetList"},
+                     "versions": [{"name": "v1", "served": True,
+                                   "storage": True,
+                                   "schema": {"openAPIV3Schema": schema},
+                                   "selectableFields": [
+                                       {"jsonPath": p} for p in paths]}]}}
+
+
+def sel_widget(name, rnd):
+    spec = {"color": rnd.choice(COLORS)}
+    if rnd.random() < 0.7:
+        spec["size"] = rnd.randrange(3)
+    if rnd.random() < 0.5:
+        spec["shape"] = "square"
+    return {"apiVersion": SEL_GROUP + "/v1", "kind": "SelWidget",
+            "metadata": {"name": name, "labels": {"app": rnd.choice("xy")}},
+            "spec": spec}
+
+
+def sel_fields(ns, name, w):
+    spec = w["spec"]
+    return {"metadata.name": name, "metadata.namespace": ns,
+            "spec.color": spec.get("color", ""),
+            "spec.size": str(spec["size"]) if "size" in spec else "",
+            "spec.shape": spec.get("shape", "round")}
+
+
+def test_cr_selectable_fields_against_model(server, namespace, unique_name):
+    other = unique_name("fs")
+    create_namespace(server, other)
+    crd_path = ("/apis/apiextensions.k8s.io/v1/customresourcedefinitions/"
+                + SEL_CRD)
+    r = call(server, "POST",
+             "/apis/apiextensions.k8s.io/v1/customresourcedefinitions",
+             sel_crd([".spec.color", ".spec.size"]))
+    assert r.status == 201, r
+    try:
+        cr_selectable_fields(server, crd_path, [namespace, other])
+    finally:
+        call(server, "DELETE", crd_path)
+        call(server, "DELETE", "/api/v1/namespaces/" + other)
+
+
+def cr_selectable_fields(server, crd_path, spaces):
+    rnd = random.Random(3219)
+    model = {}
+
+    def path(ns):
+        return "/apis/%s/v1/namespaces/%s/selwidgets" % (SEL_GROUP, ns)
+
+    def served():
+        return call(server, "GET", path(spaces[0])).status == 200
+    for _ in range(4):
+        assert eventually(served, timeout=60)
+
+    for i in range(N):
+        ns, name = spaces[i % 2], "sw-%02d" % i
+        w = sel_widget(name, rnd)
+        r = call(server, "POST", path(ns), w)
+        assert r.status == 201, r
+        model[(ns, name)] = w
+
+    def check(q, limit=0):
+        scope, fsel, lsel = q
+        url = path(scope) if scope else "/apis/%s/v1/selwidgets" % SEL_GROUP
+        want = sorted(k for k, w in model.items()
+                      if w is not None and (not scope or k[0] == scope)
+                      and holds(sel_fields(k[0], k[1], w),
+                                w["metadata"]["labels"], fsel, lsel))
+        got = listed(server, url, fsel, lsel, limit)
+        if not scope:
+            got = [k for k in got if k[0] in spaces]
+        assert got == want, q
+
+    def mutate():
+        key = rnd.choice(sorted(model))
+        ns, name = key
+        if model[key] is None:
+            w = sel_widget(name, rnd)
+            r = call(server, "POST", path(ns), w)
+            assert r.status == 201, r
+            model[key] = w
+        elif rnd.random() < 0.2:
+            r = call(server, "DELETE", path(ns) + "/" + name)
+            assert r.status == 200, r
+            model[key] = None
+        else:
+            w = sel_widget(name, rnd)
+            r = call(server, "GET", path(ns) + "/" + name)
+            w["metadata"]["resourceVersion"] = \
+                r.json["metadata"]["resourceVersion"]
+            r = call(server, "PUT", path(ns) + "/" + name, w)
+            assert r.status == 200, r
+            del w["metadata"]["resourceVersion"]
+            model[key] = w
+
+    queries = [(spaces[0], "spec.color=red", ""),
+               (spaces[1], "spec.color!=red", ""),
+               ("", "spec.color=", ""),
+               ("", "spec.size=1", "app=x"),
+               (spaces[0], "spec.size!=2,spec.color=blue", ""),
+               ("", "metadata.namespace=" + spaces[1] + ",spec.size=", "")]
+
+    for q in queries:
+        for _ in range(4):      # each worker builds its index
+            check(q)
+    for step in range(30):
+        mutate()
+        q = queries[step % len(queries)]
+        check(q)
+        check(q, limit=1 + step % 3)
+
+    # kubectl filters by a selectable field
+    p = server.kubectl("get", "selwidgets." + SEL_GROUP, "-n", spaces[0],
+                       "--field-selector", "spec.color=red", "-o", "name")
+    want = sorted("selwidget.%s/%s" % (SEL_GROUP, k[1])
+                  for k, w in model.items() if w is not None
+                  and k[0] == spaces[0] and w["spec"]["color"] == "red")
+    assert sorted(p.stdout.split()) == want
+
+    # the CRD's selectable fields change under the same objects
+    r = call(server, "GET", crd_path)
+    r = call(server, "PUT", crd_path,
+             sel_crd([".spec.shape"], r.json["metadata"]["resourceVersion"]))
+    assert r.status == 200, r
+
+    def new_fields():
+        return all(call(server, "GET", path(spaces[0]) + "?fieldSelector="
+                        "spec.shape%3Dround").status == 200
+                   and call(server, "GET", path(spaces[0]) + "?fieldSelector="
+                            "spec.color%3Dred").status == 400
+                   for _ in range(4))
+    assert eventually(new_fields, timeout=60)
+
+    queries = [(spaces[0], "spec.shape=round", ""),
+               ("", "spec.shape!=round", "app=y"),
+               (spaces[1], "spec.shape=square,metadata.name!=sw-03", "")]
+    for q in queries:
+        for _ in range(4):
+            check(q)
+    for step in range(15):
+        mutate()
+        q = queries[step % len(queries)]
+        check(q)
+        check(q, limit=1 + step % 3)

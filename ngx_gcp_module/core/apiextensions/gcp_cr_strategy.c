@@ -541,12 +541,12 @@ gcp_cr_converts(gcp_op_t *op)
 
 
 /*
- * Rows are cached under the CRD's revision (its columns, schema and
- * defaults), but not through a conversion webhook (its answers are its
- * own).
+ * Rows are cached, and selectable fields indexed, under the CRD's
+ * revision (its columns, selectable fields, schema and defaults), but
+ * not through a conversion webhook (its answers are its own).
  */
 static int64_t
-gcp_cr_table_epoch(gcp_op_t *op)
+gcp_cr_epoch(gcp_op_t *op)
 {
     return gcp_cr_converts(op) ? -1 : gcp_cr_of(op)->def->revision;
 }
@@ -719,7 +719,7 @@ const gcp_strategy_t  gcp_cr_strategy = {
     .prepare_create = gcp_cr_prepare_create,
     .prepare_update = gcp_cr_prepare_update,
     .table_cells = gcp_cr_table_cells,
-    .table_epoch = gcp_cr_table_epoch,
+    .epoch = gcp_cr_epoch,
     .field_value = gcp_cr_field_value,
     .to_external = gcp_cr_to_external,
     .to_internal = gcp_cr_to_internal,

@@ -59,6 +59,8 @@ typedef struct {
 
 struct gcp_lix_entry_s {
     gcp_lix_node_t    node;         /* name: the storage key */
+    char             *value;        /* the stored bytes */
+    size_t            value_len;
     int64_t           rev;
     size_t            ns_len;       /* the namespace follows the prefix */
     gcp_lix_label_t  *labels;
@@ -364,10 +366,10 @@ gcp_lix_count_labels(const json_t *labels, size_t *bytes)
 }
 
 
-/* Builds an entry: the key, its labels, room for its slots. */
+/* Builds an entry: the key, its value, labels, room for its slots. */
 static gcp_lix_entry_t *
-gcp_lix_entry_new(gcp_lindex_t *ix, gcp_str_t key, const json_t *labels,
-    int64_t rev)
+gcp_lix_entry_new(gcp_lindex_t *ix, gcp_str_t key, gcp_str_t value,
+    const json_t *labels, int64_t rev)
 {
     char             *p, *slash;
     size_t            nlabels, lbytes, nslots, size;
@@ -382,7 +384,8 @@ gcp_lix_entry_new(gcp_lindex_t *ix, gcp_str_t key, const json_t *labels,
     nslots = (2 * nlabels + 1) * (ix->namespaced ? 2 : 1);
 
     size = sizeof(gcp_lix_entry_t) + nlabels * sizeof(gcp_lix_label_t)
-           + nslots * sizeof(gcp_lix_slot_t) + key.len + 1 + lbytes;
+           + nslots * sizeof(gcp_lix_slot_t) + key.len + 1 + lbytes
+           + value.len;
 
     e = calloc(1, size);
     if (e == NULL) {
@@ -399,6 +402,14 @@ gcp_lix_entry_new(gcp_lindex_t *ix, gcp_str_t key, const json_t *labels,
     memcpy(p, key.data, key.len);
     p[key.len] = '\0';
     p += key.len + 1;
+
+    e->value = p;
+    e->value_len = value.len;
+
+    if (value.len) {
+        memcpy(p, value.data, value.len);
+        p += value.len;
+    }
 
     e->rev = rev;
     e->cost = size + GCP_LIX_NODE_COST;
@@ -499,15 +510,15 @@ gcp_lix_entry_post(gcp_lindex_t *ix, gcp_lix_entry_t *e, const char *scope,
 
 
 int
-gcp_lindex_put(gcp_lindex_t *ix, gcp_str_t key, const json_t *labels,
-    int64_t mod_revision)
+gcp_lindex_put(gcp_lindex_t *ix, gcp_str_t key, gcp_str_t value,
+    const json_t *labels, int64_t mod_revision)
 {
     int               rc;
     gcp_lix_entry_t  *e;
 
     gcp_lindex_delete(ix, key);
 
-    e = gcp_lix_entry_new(ix, key, labels, mod_revision);
+    e = gcp_lix_entry_new(ix, key, value, labels, mod_revision);
     if (e == NULL) {
         return GCP_ENOMEM;
     }
@@ -824,6 +835,8 @@ gcp_lindex_query(gcp_lindex_t *ix, gcp_arena_t *a, const char *ns,
 
             memcpy((char *) out[*n].key.data, e->node.name, e->node.len + 1);
             out[*n].key.len = e->node.len;
+            out[*n].value.data = e->value;
+            out[*n].value.len = e->value_len;
             out[*n].mod_revision = e->rev;
             (*n)++;
         }

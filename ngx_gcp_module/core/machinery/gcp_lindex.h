@@ -1,8 +1,9 @@
 
 /*
  * A label index of one resource's objects (one storage prefix), in process
- * memory: storage key to labels (and field values, as labels of their
- * own: gcp_lindex_selector()) and mod_revision, and postings from
+ * memory: storage key to its stored bytes, labels (and field values, as
+ * labels of their own: gcp_lindex_selector()) and mod_revision, so that
+ * a list it answers reads nothing else, and postings from
  * (namespace, label key) and (namespace, key=value) to keys, each also for
  * all namespaces.  A query returns the keys of a namespace (or of all)
  * whose labels satisfy a label selector, sorted, reading only the smallest
@@ -28,6 +29,7 @@ typedef struct gcp_lindex_s  gcp_lindex_t;
 
 typedef struct {
     gcp_str_t    key;               /* arena copy */
+    gcp_str_t    value;             /* the index's: valid until it changes */
     int64_t      mod_revision;
 } gcp_lindex_hit_t;
 
@@ -43,21 +45,23 @@ gcp_lindex_t *gcp_lindex_create(size_t prefix_len, int namespaced);
 void gcp_lindex_free(gcp_lindex_t *ix);
 
 /*
- * Records key at mod_revision with labels (a JSON object, borrowed; NULL
- * or another type: no labels; values that are not strings count as
- * absent), replacing what was recorded for key.  Returns GCP_OK, or
- * GCP_ENOMEM (then key is no longer recorded).
+ * Records key with its stored bytes value (copied) at mod_revision, with
+ * labels (a JSON object, borrowed; NULL or another type: no labels;
+ * values that are not strings count as absent), replacing what was
+ * recorded for key.  Returns GCP_OK, or GCP_ENOMEM (then key is no
+ * longer recorded).
  */
-int gcp_lindex_put(gcp_lindex_t *ix, gcp_str_t key, const json_t *labels,
-    int64_t mod_revision);
+int gcp_lindex_put(gcp_lindex_t *ix, gcp_str_t key, gcp_str_t value,
+    const json_t *labels, int64_t mod_revision);
 
 /* Forgets key (it was deleted). */
 void gcp_lindex_delete(gcp_lindex_t *ix, gcp_str_t key);
 
 /*
- * Returns GCP_OK with *hits (arena-owned, sorted by key) and *n: the keys
- * of namespace ns ("": every key) not below from (len 0: all) whose
- * labels satisfy sel; GCP_ENOMEM.
+ * Returns GCP_OK with *hits (arena-owned, sorted by key; their values
+ * point into the index, valid until it changes) and *n: the keys of
+ * namespace ns ("": every key) not below from (len 0: all) whose labels
+ * satisfy sel; GCP_ENOMEM.
  */
 int gcp_lindex_query(gcp_lindex_t *ix, gcp_arena_t *a, const char *ns,
     const gcp_label_selector_t *sel, gcp_str_t from,

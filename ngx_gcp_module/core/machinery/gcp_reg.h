@@ -100,6 +100,13 @@ void gcp_reg_when_fresh(gcp_op_t *op, int64_t rv, void (*go)(void *data),
 /* Returns 1 when op is a PATCH with an apply patch (server-side apply). */
 int gcp_reg_is_apply(gcp_op_t *op);
 
+/*
+ * Returns the epoch of op's resource (its strategy's epoch; unset: 0
+ * for a static descriptor, -1 for one built at run time): derived
+ * values are cached and indexed under it when it is not negative.
+ */
+int64_t gcp_reg_epoch(gcp_op_t *op);
+
 /* Returns 1 when obj matches the label and field selectors of lo. */
 int gcp_reg_matches(gcp_op_t *op, const gcp_list_opts_t *lo,
     const json_t *obj);

@@ -9,12 +9,15 @@
 
 #include "gcp_reg_index.h"
 #include "gcp_object.h"
-#include "gcp_registry.h"
+#include "gcp_reg.h"
 #include "gcp_continue.h"
 
 
 #define GCP_RIX_RETRY_MS     1000
 #define GCP_RIX_TOOBIG_MS    60000
+
+/* an index of a descriptor built at run time, unused that long, goes */
+#define GCP_RIX_IDLE_MS      600000
 
 
 typedef struct gcp_rix_s  gcp_rix_t;
@@ -27,9 +30,13 @@ struct gcp_rix_s {
     gcp_lindex_t        *ix;            /* NULL: not built */
     gcp_store_watch_t   *watch;
     gcp_arena_t         *list_arena;
-    const gcp_resource_t *res;          /* its declared fields, or NULL */
+    const gcp_resource_t *res;          /* its declared fields, or NULL; */
+                                        /* held (gcp_resource_ref) */
+    const char * const  *declared;      /* res's fields, or NULL */
+    int64_t              epoch;         /* res's (gcp_reg_epoch) */
     int64_t              last_change;   /* no change after it */
     uint64_t             retry_at;
+    uint64_t             used_at;
     unsigned             namespaced:1;
     unsigned             loading:1;
     unsigned             freed:1;       /* free when the load completes */
@@ -98,22 +105,61 @@ gcp_rix_total(gcp_reg_indexes_t *set)
 
 
 /*
- * The declared field selector labels of res whose values the index may
- * record from stored objects: those of a built-in resource stored in its
- * own form.  Returns them (NULL-terminated, borrowed) or NULL.
+ * The field selector labels of op's resource whose values the index
+ * records: those of a resource that declares fields beyond metadata.*
+ * (built-in kinds', custom resources' selectableFields), read from the
+ * form to_external makes of the stored object, when that form depends on
+ * nothing but the object and the resource's epoch (no conversion
+ * webhook).  Returns them (NULL-terminated, borrowed from op->res) or
+ * NULL: metadata.name and metadata.namespace only.
  */
 static const char * const *
-gcp_rix_declared(const gcp_resource_t *res)
+gcp_rix_declared(gcp_op_t *op)
 {
+    size_t                 i;
+    const gcp_resource_t  *res = op->res;
     const gcp_strategy_t  *st = res->strategy;
 
-    if (res->owner || st == NULL || st->field_value == NULL
-        || st->to_external || res->field_labels == NULL)
+    if (st == NULL || st->field_value == NULL || res->field_labels == NULL
+        || gcp_reg_epoch(op) < 0)
     {
         return NULL;
     }
 
-    return res->field_labels;
+    for (i = 0; res->field_labels[i]; i++) {
+        if (strncmp(res->field_labels[i], "metadata.", 9) != 0) {
+            return res->field_labels;
+        }
+    }
+
+    return NULL;
+}
+
+
+/* Forgets rix (unlinked by the caller); a load in flight frees it. */
+static void
+gcp_rix_destroy(gcp_rix_t *rix)
+{
+    if (rix->watch) {
+        gcp_store_watch_cancel(rix->set->store, rix->watch);
+        rix->watch = NULL;
+    }
+
+    gcp_lindex_free(rix->ix);
+    rix->ix = NULL;
+
+    if (rix->res) {
+        gcp_resource_unref(rix->res);
+        rix->res = NULL;
+    }
+
+    if (rix->loading) {
+        rix->freed = 1;     /* the load in flight writes its arena */
+        return;
+    }
+
+    free(rix->prefix);
+    free(rix);
 }
 
 
@@ -134,26 +180,10 @@ gcp_rix_set_field(json_t *labels, const char *field, const char *v)
 }
 
 
-/*
- * The labels the index records for obj: its labels, metadata.name,
- * metadata.namespace and the declared fields of rix's resource, as
- * gcp_reg_matches() reads them.  Returns a new reference, or NULL when
- * out of memory.
- */
-static json_t *
-gcp_rix_labels(gcp_rix_t *rix, json_t *obj)
+/* Sets the labels of obj and its metadata.* fields in labels. */
+static void
+gcp_rix_set_meta(json_t *labels, const json_t *obj)
 {
-    size_t                i;
-    json_t               *labels;
-    gcp_op_t              op;
-    const char           *field;
-    const char * const   *fields;
-
-    labels = json_object();
-    if (labels == NULL) {
-        return NULL;
-    }
-
     json_object_update(labels, json_object_get(json_object_get(obj,
                                                                 "metadata"),
                                                "labels"));
@@ -161,13 +191,38 @@ gcp_rix_labels(gcp_rix_t *rix, json_t *obj)
     gcp_rix_set_field(labels, "metadata.name", gcp_meta_str(obj, "name"));
     gcp_rix_set_field(labels, "metadata.namespace",
                       gcp_meta_str(obj, "namespace"));
+}
 
-    fields = rix->res ? gcp_rix_declared(rix->res) : NULL;
-    if (fields == NULL) {
+
+/*
+ * The labels the index records for the stored obj: its labels,
+ * metadata.name, metadata.namespace and the declared fields of rix's
+ * resource, of the form the resource's lists read (to_external's), as
+ * gcp_reg_matches() reads them.  Returns a new reference, or NULL when
+ * out of memory or when to_external fails.
+ */
+static json_t *
+gcp_rix_labels(gcp_rix_t *rix, json_t *obj)
+{
+    size_t                i;
+    json_t               *labels, *ext;
+    gcp_op_t              op;
+    const char           *field;
+    const gcp_strategy_t *st;
+
+    labels = json_object();
+    if (labels == NULL) {
+        return NULL;
+    }
+
+    if (rix->declared == NULL || obj == NULL) {
+        gcp_rix_set_meta(labels, obj);
         return labels;
     }
 
-    /* field_value reads the object and allocates from op's arena */
+    /* to_external and field_value allocate from op's arena */
+
+    st = rix->res->strategy;
 
     memset(&op, 0, sizeof(gcp_op_t));
     op.res = rix->res;
@@ -178,16 +233,26 @@ gcp_rix_labels(gcp_rix_t *rix, json_t *obj)
         return NULL;
     }
 
-    for (i = 0; fields[i]; i++) {
-        field = fields[i];
+    ext = st->to_external ? st->to_external(&op, obj) : json_incref(obj);
+
+    if (ext == NULL) {
+        gcp_arena_destroy(op.a);
+        json_decref(labels);
+        return NULL;
+    }
+
+    gcp_rix_set_meta(labels, ext);
+
+    for (i = 0; rix->declared[i]; i++) {
+        field = rix->declared[i];
 
         if (strncmp(field, "metadata.", 9) != 0) {
             gcp_rix_set_field(labels, field,
-                              rix->res->strategy->field_value(&op, obj,
-                                                              field));
+                              st->field_value(&op, ext, field));
         }
     }
 
+    json_decref(ext);
     gcp_arena_destroy(op.a);
 
     return labels;
@@ -210,7 +275,7 @@ gcp_rix_put(gcp_rix_t *rix, gcp_str_t key, gcp_str_t value, int64_t rev)
         return GCP_ENOMEM;
     }
 
-    rc = gcp_lindex_put(rix->ix, key, labels, rev);
+    rc = gcp_lindex_put(rix->ix, key, value, labels, rev);
     json_decref(labels);
 
     if (rc != GCP_OK) {
@@ -336,29 +401,83 @@ gcp_rix_load(gcp_rix_t *rix)
 }
 
 
-/* The index of op's resource, created (and its load started) if new. */
+/*
+ * Returns 1 when rix holds the fields of another revision of the
+ * definition of op's resource's version (a descriptor built at run time:
+ * a custom resource's, whose CRD changed).
+ */
+static int
+gcp_rix_other_epoch(gcp_rix_t *rix, gcp_op_t *op, gcp_str_t prefix)
+{
+    return rix->res && rix->res->owner && op->res->owner
+           && rix->prefix_len == prefix.len
+           && memcmp(rix->prefix, prefix.data, prefix.len) == 0
+           && strcmp(rix->res->version, op->res->version) == 0;
+}
+
+
+/*
+ * The index of op's resource, created (and its load started) if new, or
+ * NULL: out of memory, or op's descriptor is older than the one indexed.
+ */
 static gcp_rix_t *
 gcp_rix_get(gcp_reg_indexes_t *set, gcp_op_t *op)
 {
-    gcp_str_t   prefix;
-    gcp_rix_t  *rix;
+    int64_t              epoch;
+    uint64_t             now;
+    gcp_str_t            prefix;
+    gcp_rix_t           *rix, *found, **p;
+    const char * const  *declared;
 
     prefix = gcp_object_prefix(op->a, op->res, "");
     if (prefix.len == 0) {
         return NULL;
     }
 
-    /* one per prefix and declared fields (events of both groups) */
+    now = set->loop->now_ms(set->loop);
+    declared = gcp_rix_declared(op);
+    epoch = declared ? gcp_reg_epoch(op) : 0;
+    found = NULL;
 
-    for (rix = set->list; rix; rix = rix->next) {
-        if (rix->prefix_len == prefix.len
-            && memcmp(rix->prefix, prefix.data, prefix.len) == 0
-            && (rix->res ? gcp_rix_declared(rix->res) : NULL)
-               == gcp_rix_declared(op->res))
+    /*
+     * One per prefix, declared fields and the strategy that reads them
+     * (events of both groups: the same fields of two forms; each version
+     * of a custom resource with selectableFields); an index of an
+     * older definition of a custom resource's version goes (its fields'
+     * paths or its schema changed), as does one of a descriptor built at
+     * run time that no list used for GCP_RIX_IDLE_MS (its CRD may be gone).
+     */
+
+    for (p = &set->list; (rix = *p) != NULL; /* void */) {
+
+        if (rix->prefix_len == prefix.len && rix->declared == declared
+            && (declared == NULL || rix->res->strategy == op->res->strategy)
+            && memcmp(rix->prefix, prefix.data, prefix.len) == 0)
         {
-            break;
+            found = rix;
+            p = &rix->next;
+            continue;
         }
+
+        if (declared && gcp_rix_other_epoch(rix, op, prefix)
+            && rix->epoch > epoch)
+        {
+            return NULL;    /* a request of the older definition: scan */
+        }
+
+        if ((declared && gcp_rix_other_epoch(rix, op, prefix))
+            || (rix->res && rix->res->owner
+                && now - rix->used_at >= GCP_RIX_IDLE_MS))
+        {
+            *p = rix->next;
+            gcp_rix_destroy(rix);
+            continue;
+        }
+
+        p = &rix->next;
     }
+
+    rix = found;
 
     if (rix == NULL) {
         rix = calloc(1, sizeof(gcp_rix_t));
@@ -375,15 +494,22 @@ gcp_rix_get(gcp_reg_indexes_t *set, gcp_op_t *op)
         memcpy(rix->prefix, prefix.data, prefix.len);
         rix->prefix_len = prefix.len;
         rix->namespaced = op->res->namespaced;
-        rix->res = gcp_rix_declared(op->res) ? op->res : NULL;
+
+        if (declared) {
+            rix->res = op->res;
+            rix->declared = declared;
+            rix->epoch = epoch;
+            gcp_resource_ref(op->res);
+        }
+
         rix->set = set;
         rix->next = set->list;
         set->list = rix;
     }
 
-    if (rix->ix == NULL && !rix->loading
-        && set->loop->now_ms(set->loop) >= rix->retry_at)
-    {
+    rix->used_at = now;
+
+    if (rix->ix == NULL && !rix->loading && now >= rix->retry_at) {
         gcp_rix_load(rix);
     }
 
@@ -405,7 +531,7 @@ gcp_rix_indexed(void *ctx, const char *field)
         return 1;
     }
 
-    fields = rix->res ? gcp_rix_declared(rix->res) : NULL;
+    fields = rix->declared;
 
     for (i = 0; fields && fields[i]; i++) {
         if (strcmp(fields[i], field) == 0) {
@@ -425,6 +551,7 @@ gcp_reg_index_query(gcp_op_t *op, int64_t rev,
 {
     int                    rc;
     char                  *last;
+    size_t                 i, keep;
     gcp_str_t              next;
     gcp_rix_t             *rix;
     gcp_reg_indexes_t     *set = op->api->lindex;
@@ -439,10 +566,14 @@ gcp_reg_index_query(gcp_op_t *op, int64_t rev,
     rix = gcp_rix_get(set, op);
 
     if (rix == NULL || rix->ix == NULL || rix->watch == NULL
-        || rix->last_change > rev
-        || gcp_store_watch_revision(set->store, rix->watch) < rev)
+        || rix->last_change > rev)
     {
         return GCP_EUNAVAILABLE;
+    }
+
+    if (gcp_store_watch_revision(set->store, rix->watch) < rev) {
+        /* writes up to rev not yet dispatched here (being made durable) */
+        return GCP_EFUTURE;
     }
 
     rc = gcp_lindex_selector(op->a, labels, fields, gcp_rix_indexed, rix,
@@ -457,6 +588,18 @@ gcp_reg_index_query(gcp_op_t *op, int64_t rev,
     }
 
     set->answered++;
+
+    /* the values of the hits kept, copied before the index changes */
+
+    keep = (limit > 0 && (int64_t) *n > limit) ? (size_t) limit : *n;
+
+    for (i = 0; i < keep; i++) {
+        (*hits)[i].value.data = gcp_strndup(op->a, (*hits)[i].value.data,
+                                            (*hits)[i].value.len);
+        if ((*hits)[i].value.data == NULL) {
+            return GCP_ENOMEM;
+        }
+    }
 
     if (limit <= 0 || (int64_t) *n < limit) {
         return GCP_OK;
@@ -492,20 +635,7 @@ gcp_reg_indexes_free(gcp_reg_indexes_t *set)
 
     for (rix = set->list; rix; rix = next) {
         next = rix->next;
-
-        if (rix->watch) {
-            gcp_store_watch_cancel(set->store, rix->watch);
-        }
-
-        gcp_lindex_free(rix->ix);
-
-        if (rix->loading) {
-            rix->freed = 1;     /* the load in flight writes its arena */
-            continue;
-        }
-
-        free(rix->prefix);
-        free(rix);
+        gcp_rix_destroy(rix);
     }
 
     free(set);

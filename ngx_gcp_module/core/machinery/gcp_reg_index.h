@@ -2,7 +2,8 @@
 /*
  * Each worker's label indexes (gcp_lindex.h), one per resource listed
  * with a label or field selector (and per set of declared fields: events
- * of core/v1 and events.k8s.io/v1 share their storage): loaded by a
+ * of core/v1 and events.k8s.io/v1 share their storage, as do the versions
+ * of a custom resource, each with its selectableFields): loaded by a
  * range on first use, then kept current by a store watch from the
  * range's revision; bounded by gcp_label_index_size (all indexes of the
  * worker: an index that would pass the bound is dropped, and built again
@@ -37,12 +38,18 @@ void gcp_reg_indexes_free(gcp_reg_indexes_t *set);
  * For a list of op's resource and namespace at revision rev: returns
  * GCP_OK with *hits (arena-owned, sorted) the keys not below from whose
  * labels satisfy labels and whose fields satisfy fields (either NULL:
- * any), and *more 1 when the namespace holds keys after hits[limit - 1]
- * (limit 0: none asked); GCP_EUNAVAILABLE when no index answers for rev
- * (none built yet: this starts building one) or fields names a field the
- * index does not record (metadata.name, metadata.namespace and, for
- * built-in resources stored in their own form, the declared ones are
- * recorded); GCP_ENOMEM.
+ * any), with their stored bytes and mod_revisions at rev (the values of
+ * the first limit hits, or of all when limit is 0: arena copies), and
+ * *more 1 when the namespace holds keys after hits[limit - 1] (limit 0:
+ * none asked); GCP_EFUTURE when the index will answer for rev once its
+ * watch has delivered the changes up to rev (writes committed but not
+ * yet durable, or not yet dispatched in this process: ask again
+ * shortly); GCP_EUNAVAILABLE when no index answers for rev (none built
+ * yet: this starts building one; an older revision than the index's
+ * last change) or fields names a field the
+ * index does not record (metadata.name, metadata.namespace and the
+ * declared ones, built-in kinds' and custom resources' selectableFields,
+ * unless a conversion webhook makes what lists serve); GCP_ENOMEM.
  */
 int gcp_reg_index_query(gcp_op_t *op, int64_t rev,
     const gcp_label_selector_t *labels, const gcp_field_selector_t *fields,

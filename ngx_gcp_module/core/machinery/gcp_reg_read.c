@@ -34,18 +34,9 @@ typedef struct {
     int64_t           remaining;    /* -1: not reported */
     unsigned          more:1;
 
-    gcp_lindex_hit_t *hits;         /* from the label index */
-    gcp_kv_t        **hit_kvs;
-    size_t            nhits;
-    size_t            pending;
-    unsigned          stale:1;      /* a hit changed since the index */
+    int64_t           index_rev;    /* the revision the index answers at */
+    uint64_t          index_until;  /* waiting for it: until then */
 } gcp_list_t;
-
-
-typedef struct {
-    gcp_list_t       *l;
-    size_t            i;
-} gcp_list_hit_t;
 
 
 /* waiting for a resourceVersion */
@@ -541,76 +532,46 @@ gcp_reg_list(gcp_op_t *op)
 /* lists from the label index (gcp_reg_index.h) */
 
 
+/*
+ * How long a list waits for its index to reach the revision it read
+ * (writes committed, not yet durable, or not yet dispatched in this
+ * process: usually a group fsync), polling, before it scans instead.
+ */
+#define GCP_LIST_INDEX_WAIT_MS  500
+#define GCP_LIST_INDEX_POLL_MS  1
+
+
 static void
-gcp_list_hits_done(gcp_list_t *l)
+gcp_list_index_answer(void *arg)
 {
-    size_t  i;
+    int                rc, more;
+    size_t             i, n, nhits;
+    uint64_t           now;
+    gcp_kv_t          *kvs;
+    gcp_list_t        *l = arg;
+    gcp_op_t          *op = l->op;
+    gcp_loop_t        *loop = op->api->conf.loop;
+    gcp_lindex_hit_t  *hits;
 
-    if (l->stale) {
-        /* a write came between: the scan at the same revision */
-        l->n = 0;
-        l->more = 0;
-        gcp_list_fetch(l);
-        return;
-    }
+    rc = gcp_reg_index_query(op, l->index_rev, l->lo.labels, l->lo.fields,
+                             l->start, l->limit, &hits, &n, &more);
 
-    for (i = 0; i < l->nhits; i++) {
-        if (gcp_list_push(l, l->hit_kvs[i], NULL) != GCP_OK) {
-            gcp_op_error(l->op, GCP_ENOMEM, NULL, NULL);
+    if (rc == GCP_EFUTURE && loop) {
+        now = loop->now_ms(loop);
+
+        if (l->index_until == 0) {
+            l->index_until = now + GCP_LIST_INDEX_WAIT_MS;
+        }
+
+        if (now < l->index_until
+            && loop->timer_add(loop, GCP_LIST_INDEX_POLL_MS,
+                               gcp_list_index_answer, l))
+        {
             return;
         }
     }
 
-    if (l->more) {
-        l->last_key = l->hits[l->nhits - 1].key;
-    }
-
-    gcp_list_respond(l);
-}
-
-
-static void
-gcp_list_hit_got(void *arg, gcp_store_result_t *res)
-{
-    gcp_list_hit_t  *h = arg;
-    gcp_list_t      *l = h->l;
-
-    /* the key as the index saw it, or it changed after the revision */
-
-    if (res->rc != GCP_OK || res->nkvs != 1
-        || res->kvs[0].mod_revision != l->hits[h->i].mod_revision)
-    {
-        l->stale = 1;
-
-    } else {
-        l->hit_kvs[h->i] = &res->kvs[0];
-    }
-
-    if (--l->pending == 0) {
-        gcp_list_hits_done(l);
-    }
-}
-
-
-static void
-gcp_list_index_rev(void *arg, gcp_store_result_t *res)
-{
-    int              rc, more;
-    size_t           i, n;
-    gcp_list_t      *l = arg;
-    gcp_op_t        *op = l->op;
-    gcp_list_hit_t  *h;
-
-    if (res->rc != GCP_OK) {
-        /* the scan answers what the revision's error is */
-        gcp_list_fetch(l);
-        return;
-    }
-
-    rc = gcp_reg_index_query(op, res->revision, l->lo.labels, l->lo.fields,
-                             l->start, l->limit, &l->hits, &n, &more);
-
-    if (rc == GCP_EUNAVAILABLE) {
+    if (rc == GCP_EUNAVAILABLE || rc == GCP_EFUTURE) {
         gcp_list_fetch(l);
         return;
     }
@@ -620,33 +581,52 @@ gcp_list_index_rev(void *arg, gcp_store_result_t *res)
         return;
     }
 
-    l->rev = res->revision;
+    /* the index is the store's state at the revision: its values too */
+
+    l->rev = l->index_rev;
     l->more = more;
-    l->nhits = (l->limit && (int64_t) n > l->limit) ? (size_t) l->limit : n;
+    nhits = (l->limit && (int64_t) n > l->limit) ? (size_t) l->limit : n;
 
-    l->hit_kvs = gcp_calloc(op->a, (l->nhits + 1) * sizeof(gcp_kv_t *));
-    h = gcp_alloc(op->a, (l->nhits + 1) * sizeof(gcp_list_hit_t));
-
-    if (l->hit_kvs == NULL || h == NULL) {
+    kvs = gcp_calloc(op->a, (nhits + 1) * sizeof(gcp_kv_t));
+    if (kvs == NULL) {
         gcp_op_error(op, GCP_ENOMEM, NULL, NULL);
         return;
     }
 
-    /* current values, checked against the index's mod_revisions */
+    for (i = 0; i < nhits; i++) {
+        kvs[i].key = hits[i].key;
+        kvs[i].value = hits[i].value;
+        kvs[i].mod_revision = hits[i].mod_revision;
 
-    l->pending = l->nhits + 1;
-
-    for (i = 0; i < l->nhits; i++) {
-        h[i].l = l;
-        h[i].i = i;
-
-        gcp_store_get(op->api->store, l->hits[i].key, 0, op->a,
-                      gcp_list_hit_got, &h[i]);
+        if (gcp_list_push(l, &kvs[i], NULL) != GCP_OK) {
+            gcp_op_error(op, GCP_ENOMEM, NULL, NULL);
+            return;
+        }
     }
 
-    if (--l->pending == 0) {
-        gcp_list_hits_done(l);
+    if (l->more) {
+        l->last_key = hits[nhits - 1].key;
     }
+
+    gcp_list_respond(l);
+}
+
+
+static void
+gcp_list_index_rev(void *arg, gcp_store_result_t *res)
+{
+    gcp_list_t  *l = arg;
+
+    if (res->rc != GCP_OK) {
+        /* the scan answers what the revision's error is */
+        gcp_list_fetch(l);
+        return;
+    }
+
+    l->index_rev = res->revision;
+    l->index_until = 0;
+
+    gcp_list_index_answer(l);
 }
 
 

@@ -789,6 +789,17 @@ gcp_reg_field_get(void *ctx, const char *field)
 }
 
 
+int64_t
+gcp_reg_epoch(gcp_op_t *op)
+{
+    if (op->res->strategy && op->res->strategy->epoch) {
+        return op->res->strategy->epoch(op);
+    }
+
+    return op->res->owner ? -1 : 0;
+}
+
+
 int
 gcp_reg_matches(gcp_op_t *op, const gcp_list_opts_t *lo, const json_t *obj)
 {

@@ -107,12 +107,15 @@ struct gcp_strategy_s {
     int   (*table_cmp)(const void *a, const void *b);
 
     /*
-     * What the Table rows of op's resource depend on besides the object,
-     * as a number in the row cache's key (a CRD's revision: its printer
-     * columns and schema), or -1: rows not cached.  Unset: rows are cached
-     * for resources without an owner only.
+     * What the values derived from op's resource's objects depend on
+     * besides the object (Table rows; field selector values, read on
+     * the form to_external makes), as a number in the row cache's and
+     * the label index's keys (a CRD's revision: its printer columns,
+     * selectable fields and schema), or -1: such values neither cached
+     * nor indexed.  Unset: cached and indexed for resources without an
+     * owner only (gcp_reg_epoch()).
      */
-    int64_t (*table_epoch)(gcp_op_t *op);
+    int64_t (*epoch)(gcp_op_t *op);
 
     /*
      * The value of a field selector label for obj (beyond metadata.name and

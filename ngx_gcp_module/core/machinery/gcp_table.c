@@ -170,7 +170,7 @@ gcp_table_sorted(gcp_op_t *op, gcp_table_item_t *items, size_t n)
 
 /*
  * The row cache: "cells" and "object" of a row, by resource, its
- * strategy's table_epoch (custom resources' columns change with their CRD
+ * strategy's epoch (custom resources' columns change with their CRD
  * under the same objects: the CRD's revision), Table version,
  * includeObject and storage key, at the key's mod_revision, with the time
  * its ages change ([until, bytes]).
@@ -200,12 +200,7 @@ gcp_table_ctx_init(gcp_op_t *op, gcp_table_ctx_t *ctx)
         return;
     }
 
-    if (op->res->strategy && op->res->strategy->table_epoch) {
-        epoch = op->res->strategy->table_epoch(op);
-
-    } else {
-        epoch = op->res->owner ? -1 : 0;
-    }
+    epoch = gcp_reg_epoch(op);
 
     if (epoch < 0) {
         return;

@@ -240,7 +240,15 @@ check_query(gcp_lindex_t *ix, model_t *m, size_t nm, const char *ns,
 
         for (j = 0; j < nm; j++) {
             if (strcmp(m[j].key, exp[i]) == 0) {
+                char  v[32];
+
                 assert_int_equal(hits[i].mod_revision, m[j].rev);
+
+                /* the value recorded with that revision */
+                snprintf(v, sizeof(v), "{\"rev\":%lld}",
+                         (long long) m[j].rev);
+                assert_int_equal(hits[i].value.len, strlen(v));
+                assert_memory_equal(hits[i].value.data, v, strlen(v));
             }
         }
     }
@@ -292,9 +300,10 @@ static int64_t
 model_ops(gcp_lindex_t *ix, model_t *m, size_t nops, int64_t rev,
     int with_fields)
 {
+    char        val[32];
     size_t      i, n;
     json_t     *rec;
-    gcp_str_t   k;
+    gcp_str_t   k, v;
 
     for (n = 0; n < nops; n++) {
         i = (size_t) rand() % NKEYS;
@@ -313,8 +322,12 @@ model_ops(gcp_lindex_t *ix, model_t *m, size_t nops, int64_t rev,
         m[i].labels = random_labels();
         m[i].rev = ++rev;
 
+        v.len = (size_t) snprintf(val, sizeof(val), "{\"rev\":%lld}",
+                                  (long long) rev);
+        v.data = val;
+
         if (!with_fields) {
-            assert_int_equal(gcp_lindex_put(ix, k, m[i].labels, rev),
+            assert_int_equal(gcp_lindex_put(ix, k, v, m[i].labels, rev),
                              GCP_OK);
             continue;
         }
@@ -322,7 +335,7 @@ model_ops(gcp_lindex_t *ix, model_t *m, size_t nops, int64_t rev,
         m[i].type = rand() % 4 ? types[rand() % gcp_nelems(types)] : NULL;
 
         rec = model_recorded(&m[i]);
-        assert_int_equal(gcp_lindex_put(ix, k, rec, rev), GCP_OK);
+        assert_int_equal(gcp_lindex_put(ix, k, v, rec, rev), GCP_OK);
         json_decref(rec);
     }
 
@@ -476,6 +489,7 @@ test_cluster_scoped(void **state)
     gcp_str_t          k1 = gcp_string("/registry/namespaces/b");
     gcp_str_t          k2 = gcp_string("/registry/namespaces/a");
     gcp_str_t          none = gcp_null_string;
+    gcp_str_t          v2 = gcp_string("{}");
     gcp_label_selector_t  *sel;
     const char            *msg;
 
@@ -483,9 +497,9 @@ test_cluster_scoped(void **state)
     a = gcp_arena_create(0);
     l = json_pack("{s:s}", "team", "x");
 
-    assert_int_equal(gcp_lindex_put(ix, k1, l, 5), GCP_OK);
-    assert_int_equal(gcp_lindex_put(ix, k2, l, 6), GCP_OK);
-    assert_int_equal(gcp_lindex_put(ix, k2, l, 7), GCP_OK);   /* again */
+    assert_int_equal(gcp_lindex_put(ix, k1, none, l, 5), GCP_OK);
+    assert_int_equal(gcp_lindex_put(ix, k2, none, l, 6), GCP_OK);
+    assert_int_equal(gcp_lindex_put(ix, k2, v2, l, 7), GCP_OK);  /* again */
 
     assert_int_equal(gcp_label_selector_parse(a, "team=x", 6, &sel, &msg),
                      GCP_OK);
@@ -494,11 +508,13 @@ test_cluster_scoped(void **state)
     assert_int_equal(n, 2);
     assert_string_equal(hits[0].key.data, "/registry/namespaces/a");
     assert_int_equal(hits[0].mod_revision, 7);
+    assert_int_equal(hits[0].value.len, 2);
+    assert_memory_equal(hits[0].value.data, "{}", 2);
     assert_string_equal(hits[1].key.data, "/registry/namespaces/b");
 
     /* a label changed: the old value's posting no longer lists it */
     json_object_set_new(l, "team", json_string("y"));
-    assert_int_equal(gcp_lindex_put(ix, k1, l, 8), GCP_OK);
+    assert_int_equal(gcp_lindex_put(ix, k1, none, l, 8), GCP_OK);
     assert_int_equal(gcp_lindex_query(ix, a, "", sel, none, &hits, &n),
                      GCP_OK);
     assert_int_equal(n, 1);
