@@ -321,6 +321,11 @@ gcp_output_list(gcp_op_t *op, gcp_kv_t **kvs, json_t **objs, size_t n,
         total += kvs[i] ? kvs[i]->value.len + 48 : 0;
     }
 
+    if (op->media.kind == GCP_MEDIA_TABLE) {
+        /* rows add cells and the metadata's envelope: one buffer */
+        total += total / 4;
+    }
+
     if (gcp_buf_reserve(&b, total) != GCP_OK) {
         gcp_op_error(op, GCP_ENOMEM, NULL, NULL);
         return;

@@ -240,9 +240,13 @@ gcp_table_cache_key(gcp_table_ctx_t *ctx, const gcp_kv_t *kv)
 }
 
 
+/*
+ * Writes kv's row into b, from the row cache or computed (and cached);
+ * lowers *until to when the row may show otherwise.
+ */
 static int
 gcp_table_row(gcp_op_t *op, gcp_buf_t *b, gcp_table_ctx_t *ctx,
-    const gcp_kv_t *kv, json_t *obj)
+    const gcp_kv_t *kv, json_t *obj, int64_t *until)
 {
     int               rc;
     size_t            start;
@@ -261,6 +265,9 @@ gcp_table_row(gcp_op_t *op, gcp_buf_t *b, gcp_table_ctx_t *ctx,
             if (now < json_integer_value(json_array_get(cached, 0))) {
                 gcp_buf_add(b, json_string_value(json_array_get(cached, 1)),
                             json_string_length(json_array_get(cached, 1)));
+                *until = gcp_min(*until,
+                                 json_integer_value(json_array_get(cached,
+                                                                   0)));
                 json_decref(cached);
                 gcp_table_rows_cached++;
                 return GCP_OK;
@@ -315,6 +322,8 @@ gcp_table_row(gcp_op_t *op, gcp_buf_t *b, gcp_table_ctx_t *ctx,
 
     gcp_buf_addc(b, '}');
 
+    *until = gcp_min(*until, ck.len ? gcp_table_until : now);
+
     if (ck.len && !gcp_buf_failed(b) && gcp_table_until > now) {
         cached = json_pack("[Is#]", (json_int_t) gcp_table_until,
                            b->data + start, (int) (b->len - start));
@@ -329,16 +338,144 @@ gcp_table_row(gcp_op_t *op, gcp_buf_t *b, gcp_table_ctx_t *ctx,
 }
 
 
+/*
+ * The rows of a whole list, cached as one piece: under the row cache's
+ * variant, the list's length and first and last keys, with the
+ * mod_revisions of its items in the order read (each revision is one
+ * write of one key: equal sequences are equal lists) and the time the
+ * first of its ages changes.  A list of the same objects is then one copy
+ * of prepared bytes, without a lookup per row.
+ */
+
+typedef struct {
+    gcp_str_t         key;          /* len 0: not cached */
+    char             *revs;         /* n mod_revisions, native order */
+    size_t            revs_len;
+} gcp_table_list_t;
+
+
+static void
+gcp_table_list_init(gcp_op_t *op, gcp_table_ctx_t *ctx,
+    gcp_kv_t *const *kvs, size_t n, gcp_table_list_t *tl)
+{
+    size_t     i;
+    int64_t    r;
+    gcp_buf_t  k;
+
+    tl->key.len = 0;
+    tl->key.data = NULL;
+    tl->revs = NULL;
+    tl->revs_len = 0;
+
+    if (ctx->variant == 0 || kvs == NULL || n < 2) {
+        return;
+    }
+
+    tl->revs_len = n * sizeof(int64_t);
+    tl->revs = gcp_alloc(op->a, tl->revs_len);
+
+    if (tl->revs == NULL) {
+        return;
+    }
+
+    for (i = 0; i < n; i++) {
+        if (kvs[i] == NULL || kvs[i]->mod_revision <= 0) {
+            return;
+        }
+
+        r = kvs[i]->mod_revision;
+        memcpy(tl->revs + i * sizeof(int64_t), &r, sizeof(int64_t));
+    }
+
+    gcp_buf_init(&k, op->a);
+    gcp_buf_add(&k, ctx->key.data, ctx->variant);
+    gcp_buf_printf(&k, "list %zu ", n);
+    gcp_buf_add(&k, kvs[0]->key.data, kvs[0]->key.len);
+    gcp_buf_addc(&k, '\0');
+    gcp_buf_add(&k, kvs[n - 1]->key.data, kvs[n - 1]->key.len);
+
+    if (!gcp_buf_failed(&k)) {
+        tl->key.data = k.data;
+        tl->key.len = k.len;
+    }
+}
+
+
+/* Writes the cached rows of the list into b; returns 1, or 0: none. */
+static int
+gcp_table_list_get(gcp_op_t *op, gcp_table_ctx_t *ctx, gcp_table_list_t *tl,
+    gcp_buf_t *b)
+{
+    json_t  *cached, *revs, *rows;
+
+    if (tl->key.len == 0) {
+        return 0;
+    }
+
+    cached = gcp_objcache_get(op->api->tablecache, tl->key, 1);
+    if (cached == NULL) {
+        return 0;
+    }
+
+    revs = json_array_get(cached, 1);
+    rows = json_array_get(cached, 2);
+
+    if (ctx->now >= json_integer_value(json_array_get(cached, 0))
+        || json_string_length(revs) != tl->revs_len
+        || memcmp(json_string_value(revs), tl->revs, tl->revs_len) != 0)
+    {
+        json_decref(cached);
+        return 0;
+    }
+
+    gcp_buf_add(b, json_string_value(rows), json_string_length(rows));
+    json_decref(cached);
+    gcp_table_rows_cached += tl->revs_len / sizeof(int64_t);
+
+    return 1;
+}
+
+
+/* Caches the rows b holds from start on, the same until. */
+static void
+gcp_table_list_put(gcp_op_t *op, gcp_table_ctx_t *ctx, gcp_table_list_t *tl,
+    gcp_buf_t *b, size_t start, int64_t until)
+{
+    json_t  *cached;
+
+    if (tl->key.len == 0 || gcp_buf_failed(b) || until <= ctx->now) {
+        return;
+    }
+
+    /* revisions are raw bytes: the string is never dumped */
+
+    cached = json_pack("[Ioo]", (json_int_t) until,
+                       json_stringn_nocheck(tl->revs, tl->revs_len),
+                       json_stringn_nocheck(b->data + start,
+                                            b->len - start));
+    if (cached == NULL) {
+        return;
+    }
+
+    gcp_objcache_forget(op->api->tablecache, tl->key);
+    gcp_objcache_put(op->api->tablecache, tl->key, 1, cached,
+                     2 * (b->len - start) + tl->revs_len + 128);
+    json_decref(cached);
+}
+
+
 int
 gcp_table_write(gcp_op_t *op, gcp_buf_t *b, gcp_kv_t *const *kvs,
     json_t **objs, size_t n, int64_t rev, const char *cont,
     int64_t remaining, int with_columns)
 {
     int                  rc;
-    size_t               i, ncols;
+    size_t               i, ncols, start;
+    int64_t              until;
     const char          *include, *meta_av;
     gcp_table_item_t    *items;
     gcp_table_ctx_t      ctx;
+    gcp_table_list_t     tl;
     const gcp_column_t  *cols;
 
     if (op->res->columns) {
@@ -399,6 +536,12 @@ gcp_table_write(gcp_op_t *op, gcp_buf_t *b, gcp_kv_t *const *kvs,
     ctx.meta_av = meta_av;
     ctx.include = include;
     gcp_table_ctx_init(op, &ctx);
+    gcp_table_list_init(op, &ctx, kvs, n, &tl);
+
+    if (gcp_table_list_get(op, &ctx, &tl, b)) {
+        gcp_buf_addstr(b, "]}");
+        return gcp_buf_failed(b) ? GCP_ENOMEM : GCP_OK;
+    }
 
     if (n > 1 && op->res->strategy && op->res->strategy->table_cmp) {
         rc = gcp_table_sorted(op, items, n);
@@ -407,16 +550,21 @@ gcp_table_write(gcp_op_t *op, gcp_buf_t *b, gcp_kv_t *const *kvs,
         }
     }
 
+    start = b->len;
+    until = INT64_MAX;
+
     for (i = 0; i < n; i++) {
         if (i) {
             gcp_buf_addc(b, ',');
         }
 
-        rc = gcp_table_row(op, b, &ctx, items[i].kv, items[i].obj);
+        rc = gcp_table_row(op, b, &ctx, items[i].kv, items[i].obj, &until);
         if (rc != GCP_OK) {
             return rc;
         }
     }
+
+    gcp_table_list_put(op, &ctx, &tl, b, start, until);
 
     gcp_buf_addstr(b, "]}");
 

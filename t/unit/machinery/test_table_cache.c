@@ -2,7 +2,8 @@
 /*
  * Unit tests: the Table row cache (core/machinery/gcp_table.c): rows
  * served again from the cache, never a stale one after a change of the
- * object, ages that move on with the clock, watches' rows.
+ * object, ages that move on with the clock, watches' rows, whole lists'
+ * rows.
  */
 
 #include <stdarg.h>
@@ -267,6 +268,124 @@ test_watch_rows(void **state)
 }
 
 
+/* Cell col of each of a Table's rows, "a,b,..." (static buffer). */
+static const char *
+row_cells(const json_t *table, size_t col)
+{
+    size_t       i, len;
+    json_t      *row;
+    static char  out[256];
+
+    len = 0;
+    out[0] = '\0';
+
+    json_array_foreach(json_object_get(table, "rows"), i, row) {
+        len += (size_t) snprintf(out + len, sizeof(out) - len, "%s%s",
+                                 i ? "," : "",
+                                 json_string_value(json_array_get(
+                                     json_object_get(row, "cells"), col)));
+    }
+
+    return out;
+}
+
+#define row_names(t)  row_cells(t, 0)
+#define row_ages(t)   row_cells(t, 2)
+
+
+/*
+ * A whole list's rows, cached as one piece, are served only for the very
+ * same objects at the same revisions (lists of the same length, first
+ * and last key, but other items between), and not past an age's change.
+ */
+static void
+test_list_rows(void **state)
+{
+    int          k;
+    char         body[256];
+    uint64_t     hits;
+    api_env_t   *env = *state;
+    api_resp_t  *r;
+
+    static const char  *objs[][2] = {
+        { "a", "3" }, { "b", "1" }, { "c", "2" }, { "d", "3" },
+    };
+
+    static const char  *lists[][2] = {
+        { CM "?labelSelector=x%20in%20(1%2C3)", "a,b,d" },
+        { CM "?labelSelector=x%20in%20(2%2C3)", "a,c,d" },
+        { CM, "a,b,c,d" },
+    };
+
+    fake_time(1800000000, 0);
+
+    for (k = 0; k < 4; k++) {
+        snprintf(body, sizeof(body), "{\"metadata\":{\"name\":\"%s\","
+                 "\"labels\":{\"x\":\"%s\"}}}", objs[k][0], objs[k][1]);
+        r = api_call(env, "POST", CM, "application/json", body, NULL);
+        assert_int_equal(r->status, 201);
+        api_resp_free(r);
+    }
+
+    fake_time(1800000005, 100000000);
+
+    for (k = 0; k < 12; k++) {
+        r = api_call(env, "GET", lists[k % 3][0], NULL, NULL, TABLE);
+        assert_int_equal(r->status, 200);
+        assert_string_equal(row_names(r->json), lists[k % 3][1]);
+        assert_string_equal(row_ages(r->json),
+                            k % 3 == 2 ? "5s,5s,5s,5s" : "5s,5s,5s");
+        api_resp_free(r);
+    }
+
+    /* the same list again within the second: every row from the cache */
+    hits = row_hits(env);
+    r = api_call(env, "GET", CM, NULL, NULL, TABLE);
+    assert_string_equal(row_names(r->json), "a,b,c,d");
+    api_resp_free(r);
+    assert_int_equal(row_hits(env), hits + 4);
+
+    /* the next second: new ages, for the whole list as for its rows */
+    fake_time(1800000006, 0);
+    r = api_call(env, "GET", CM, NULL, NULL, TABLE);
+    assert_string_equal(row_ages(r->json), "6s,6s,6s,6s");
+    api_resp_free(r);
+
+    /* b's label changes: the lists of the same length and ends differ */
+    r = api_call(env, "PATCH", CM "/b", "application/merge-patch+json",
+                 "{\"metadata\":{\"labels\":{\"x\":\"2\"}}}", NULL);
+    assert_int_equal(r->status, 200);
+    api_resp_free(r);
+
+    r = api_call(env, "GET", lists[0][0], NULL, NULL, TABLE);
+    assert_string_equal(row_names(r->json), "a,d");
+    api_resp_free(r);
+
+    r = api_call(env, "GET", lists[1][0], NULL, NULL, TABLE);
+    assert_string_equal(row_names(r->json), "a,b,c,d");
+    api_resp_free(r);
+
+    /* c replaced by a new c: same names, another revision, its row */
+    r = api_call(env, "DELETE", CM "/c", NULL, NULL, NULL);
+    assert_int_equal(r->status, 200);
+    api_resp_free(r);
+    fake_time(1800000006, 500000000);
+    r = api_call(env, "POST", CM, "application/json",
+                 "{\"metadata\":{\"name\":\"c\",\"labels\":{\"x\":\"2\"}},"
+                 "\"data\":{\"k\":\"v\"}}", NULL);
+    assert_int_equal(r->status, 201);
+    api_resp_free(r);
+
+    fake_time(1800000006, 600000000);
+    r = api_call(env, "GET", CM, NULL, NULL, TABLE);
+    assert_string_equal(row_names(r->json), "a,b,c,d");
+    assert_string_equal(row_ages(r->json), "6s,6s,0s,6s");
+    assert_int_equal(json_integer_value(json_array_get(json_object_get(
+        row_of(r->json, "c"), "cells"), 1)), 1);
+    api_resp_free(r);
+}
+
+
 int
 main(void)
 {
@@ -275,6 +394,7 @@ main(void)
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(test_ages_move_on, setup, teardown),
         cmocka_unit_test_setup_teardown(test_watch_rows, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_list_rows, setup, teardown),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
