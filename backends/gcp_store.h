@@ -265,6 +265,13 @@ typedef struct {
      * elsewhere, or refuse to write them).
      */
     size_t  (*max_key)(gcp_store_t *m);
+
+    /*
+     * The newest revision of the mirrored store its feeder has seen (in
+     * its stream's headers), shared by every process: raised to rev (an
+     * atomic max; 0 only reads it).  Returns the value (0 until set).
+     */
+    int64_t  (*seen)(gcp_store_t *m, int64_t rev);
 } gcp_store_mirror_ops_t;
 
 

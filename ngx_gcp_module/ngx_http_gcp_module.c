@@ -54,6 +54,11 @@ static ngx_int_t ngx_http_gcp_watermark_init(ngx_shm_zone_t *zone,
 static ngx_int_t ngx_http_gcp_open_etcd(ngx_cycle_t *cycle,
     ngx_http_gcp_main_conf_t *mcf);
 static ngx_int_t ngx_http_gcp_init_module(ngx_cycle_t *cycle);
+static int ngx_http_gcp_mirror_claim(void *arg, int64_t revision,
+    const char *recorded, const char **source);
+static int ngx_http_gcp_mirror_ready(void *store, const char **why);
+static ngx_int_t ngx_http_gcp_etcd_conf(ngx_pool_t *pool,
+    ngx_http_gcp_main_conf_t *mcf, gcp_etcd_conf_t *conf);
 static void ngx_http_gcp_shared_cleanup(void *data);
 static ngx_int_t ngx_http_gcp_init_process(ngx_cycle_t *cycle);
 static ngx_int_t ngx_http_gcp_open(ngx_cycle_t *cycle,
@@ -1038,6 +1043,51 @@ invalid:
 }
 
 
+/* What the master asks etcd about the mirror at start (and reload). */
+typedef struct {
+    gcp_etcd_conf_t    etcd;
+    gcp_etcd_claim_t   claim;
+    ngx_log_t         *log;
+    ngx_str_t         *path;
+} ngx_http_gcp_claim_t;
+
+
+/*
+ * The mirror in DIR is kept only when it copies this etcd cluster and
+ * prefix and etcd still holds its revision (not compacted past it, not
+ * behind it); else it is emptied and the feeder loads it from a fresh
+ * range (docs/storage.md, "Mirror identity").  Blocks the master within
+ * the etcd timeout; when etcd does not answer, the mirror is emptied.
+ */
+
+static int
+ngx_http_gcp_mirror_claim(void *arg, int64_t revision, const char *recorded,
+    const char **source)
+{
+    int                    keep;
+    ngx_http_gcp_claim_t  *cl = arg;
+
+    keep = gcp_etcd_claim(&cl->claim, revision, recorded, source);
+
+    if (revision != 0 && cl->claim.why != NULL) {
+        ngx_log_error(NGX_LOG_NOTICE, cl->log, 0,
+                      "gcp_storage etcd mirror \"%V\" at revision %L "
+                      "(%s) is loaded again: %s", cl->path, revision,
+                      recorded[0] ? recorded : "no identity",
+                      cl->claim.why);
+    }
+
+    return keep;
+}
+
+
+static int
+ngx_http_gcp_mirror_ready(void *store, const char **why)
+{
+    return gcp_etcd_mirror_ready(store, why);
+}
+
+
 /* In the master (or the single process), before the workers fork. */
 
 static ngx_int_t
@@ -1050,6 +1100,7 @@ ngx_http_gcp_init_module(ngx_cycle_t *cycle)
     ngx_core_conf_t           *ccf;
     gcp_lmdb_shared_t         *sh;
     ngx_pool_cleanup_t        *cln;
+    ngx_http_gcp_claim_t      *claim;
     ngx_http_gcp_main_conf_t  *mcf;
 
     if (ngx_test_config) {
@@ -1090,6 +1141,22 @@ ngx_http_gcp_init_module(ngx_cycle_t *cycle)
     conf.map_size = mcf->storage.map_size;
     conf.nslots = nslots;
     conf.sync = mcf->storage.sync ? 1 : 0;
+
+    if (path == &mcf->storage.mirror) {
+        claim = ngx_pcalloc(cycle->pool, sizeof(ngx_http_gcp_claim_t));
+        if (claim == NULL
+            || ngx_http_gcp_etcd_conf(cycle->pool, mcf, &claim->etcd)
+               != NGX_OK)
+        {
+            return NGX_ERROR;
+        }
+
+        claim->claim.conf = &claim->etcd;
+        claim->log = cycle->log;
+        claim->path = path;
+        conf.claim = ngx_http_gcp_mirror_claim;
+        conf.claim_arg = claim;
+    }
 
     cln = ngx_pool_cleanup_add(cycle->pool, 0);
     if (cln == NULL) {
@@ -1229,6 +1296,13 @@ ngx_http_gcp_open(ngx_cycle_t *cycle, ngx_http_gcp_main_conf_t *mcf)
                                             : 0;
     conf.data_dir = (const char *) mcf->storage.path.data;
 
+    if (mcf->mirror) {
+        /* the instance's mirror: loaded, fed, not lagging (/readyz) */
+        conf.store_check = "etcd-mirror";
+        conf.store_check_ok = ngx_http_gcp_mirror_ready;
+        conf.store_check_arg = mcf->store;
+    }
+
     conf.auth = mcf->auth.auth;
     conf.authorization_mode = ngx_http_gcp_authorization_mode(&mcf->auth);
     conf.audit = mcf->observe.audit;
@@ -1281,38 +1355,53 @@ ngx_http_gcp_zone_data(ngx_shm_zone_t *zone, void *data, size_t size)
  * start with "/registry"; in etcd they start with the prefix.
  */
 
+/* Fills conf from the gcp_storage etcd directive (strings from pool). */
+
 static ngx_int_t
-ngx_http_gcp_open_etcd(ngx_cycle_t *cycle, ngx_http_gcp_main_conf_t *mcf)
+ngx_http_gcp_etcd_conf(ngx_pool_t *pool, ngx_http_gcp_main_conf_t *mcf,
+    gcp_etcd_conf_t *conf)
 {
-    const char       *err;
-    gcp_etcd_conf_t   conf;
-    ngx_str_t        *st_prefix;
-    u_char           *prefix;
+    ngx_str_t  *st_prefix;
+    u_char     *prefix;
 
     st_prefix = &mcf->storage.prefix;
 
-    prefix = ngx_pnalloc(cycle->pool, st_prefix->len + 1);
+    prefix = ngx_pnalloc(pool, st_prefix->len + 1);
     if (prefix == NULL) {
         return NGX_ERROR;
     }
 
     *ngx_cpymem(prefix, st_prefix->data, st_prefix->len) = '\0';
 
-    ngx_memzero(&conf, sizeof(gcp_etcd_conf_t));
+    ngx_memzero(conf, sizeof(gcp_etcd_conf_t));
 
-    conf.endpoints = (const char *) mcf->storage.endpoints.data;
-    conf.prefix = (const char *) prefix;
-    conf.core_prefix = "/registry";
-    conf.cacert = mcf->storage.cacert.len
-                  ? (const char *) mcf->storage.cacert.data : NULL;
-    conf.cert = mcf->storage.cert.len
-                ? (const char *) mcf->storage.cert.data : NULL;
-    conf.key = mcf->storage.key.len
-               ? (const char *) mcf->storage.key.data : NULL;
-    conf.timeout_ms = mcf->storage.timeout;
-    conf.reads = (int) mcf->storage.reads;
-    conf.fresh_ms = mcf->storage.freshness;
-    conf.watermark = mcf->storage.zone->data;
+    conf->endpoints = (const char *) mcf->storage.endpoints.data;
+    conf->prefix = (const char *) prefix;
+    conf->core_prefix = "/registry";
+    conf->cacert = mcf->storage.cacert.len
+                   ? (const char *) mcf->storage.cacert.data : NULL;
+    conf->cert = mcf->storage.cert.len
+                 ? (const char *) mcf->storage.cert.data : NULL;
+    conf->key = mcf->storage.key.len
+                ? (const char *) mcf->storage.key.data : NULL;
+    conf->timeout_ms = mcf->storage.timeout;
+    conf->reads = (int) mcf->storage.reads;
+    conf->fresh_ms = mcf->storage.freshness;
+    conf->watermark = mcf->storage.zone ? mcf->storage.zone->data : NULL;
+
+    return NGX_OK;
+}
+
+
+static ngx_int_t
+ngx_http_gcp_open_etcd(ngx_cycle_t *cycle, ngx_http_gcp_main_conf_t *mcf)
+{
+    const char       *err;
+    gcp_etcd_conf_t   conf;
+
+    if (ngx_http_gcp_etcd_conf(cycle->pool, mcf, &conf) != NGX_OK) {
+        return NGX_ERROR;
+    }
 
     if (mcf->storage.mirror.len
         && ngx_http_gcp_open_mirror(cycle, mcf, &conf) != NGX_OK)

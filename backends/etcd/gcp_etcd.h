@@ -404,6 +404,9 @@ struct gcp_etcd_s {
     /* one copy per instance: the mirror replaces map, history and feed */
     gcp_store_t                   *mirror;
     const gcp_store_mirror_ops_t  *mops;
+    uint64_t                       behind_since;    /* the mirror has */
+    int64_t                        behind_target;   /* been behind this */
+                                                    /* since (ms), or 0 */
 
     gcp_etcd_stats_t       st;
 };
@@ -540,6 +543,13 @@ void gcp_etcd_mirrored_detach(gcp_etcd_t *e);
  * revision the mirror was at moves nothing, so wakes nobody).
  */
 void gcp_etcd_mirrored_poll(gcp_etcd_t *e);
+
+/*
+ * Measures how far the mirror is behind etcd as this process knows it
+ * (the watermark, the feeder's stream): sets the lag gauge and when it
+ * began lagging.  Returns the lag in revisions.
+ */
+int64_t gcp_etcd_mirrored_lag(gcp_etcd_t *e);
 
 /* The mirror's feeder stream is up (reads consult it, gcp_etcd_read.c). */
 int gcp_etcd_mirrored_live(gcp_etcd_t *e);

@@ -31,10 +31,14 @@
 #include <unistd.h>
 
 #include "gcp_etcd.h"
+#include "gcp_metrics.h"
 
 
 #define GCP_ETCD_MIRROR_BACKOFF_MIN  50
 #define GCP_ETCD_MIRROR_BACKOFF_MAX  1000
+
+
+static const char * const  gcp_etcd_feeder_no_labels[] = { NULL };
 
 
 struct gcp_etcd_feeder_s {
@@ -93,6 +97,7 @@ gcp_etcd_feeder_lock(gcp_etcd_feeder_t *f)
     f->lock_fd = fd;
     f->st.takeovers++;
     f->st.feeding = 1;
+    gcp_metric_inc(GCP_M_MIRROR_TAKEOVERS, gcp_etcd_feeder_no_labels);
 
     /* a predecessor killed with its stream up left the flag set */
     gcp_etcd_feeder_live(f, 0);
@@ -288,6 +293,7 @@ gcp_etcd_feeder_load_done(void *arg, gcp_etcd_reply_t *reply)
     f->rev = f->load_rev;
     f->st.revision = f->rev;
     f->st.loads++;
+    gcp_metric_inc(GCP_M_MIRROR_LOADS, gcp_etcd_feeder_no_labels);
     f->need_load = 0;
     gcp_etcd_feeder_load_reset(f);
 
@@ -419,6 +425,11 @@ gcp_etcd_feeder_msg(void *arg, json_t *result)
         return GCP_EGONE;
     }
 
+    /* etcd's revision when the message was sent: the mirror's lag */
+    (void) f->ops->seen(f->mirror,
+                        gcp_etcd_int(json_object_get(result, "header"),
+                                     "revision"));
+
     if (json_is_true(json_object_get(result, "created"))) {
         f->backoff = 0;
         gcp_etcd_feeder_live(f, 1);
@@ -447,6 +458,8 @@ gcp_etcd_feeder_msg(void *arg, json_t *result)
     f->st.changes += n;
     f->rev = rev;
     f->st.revision = rev;
+    gcp_metric_add(GCP_M_MIRROR_EVENTS, gcp_etcd_feeder_no_labels,
+                   (int64_t) n);
 
     return GCP_OK;
 }

@@ -12,6 +12,10 @@
  */
 
 #include "gcp_etcd.h"
+#include "gcp_metrics.h"
+
+
+static const char * const  gcp_etcd_mirrored_no_labels[] = { NULL };
 
 
 /* A read handed to the mirror, kept to be sent elsewhere on refusal. */
@@ -40,6 +44,68 @@ gcp_etcd_mirrored_sync(gcp_etcd_t *e)
     }
 
     e->rev = gcp_store_revision(e->mirror);
+
+    gcp_metric_set(GCP_M_MIRROR_REVISION, gcp_etcd_mirrored_no_labels,
+                   (double) e->rev);
+    (void) gcp_etcd_mirrored_lag(e);
+}
+
+
+int64_t
+gcp_etcd_mirrored_lag(gcp_etcd_t *e)
+{
+    int64_t  known, lag;
+
+    known = gcp_max(gcp_etcd_watermark(e), e->mops->seen(e->mirror, 0));
+    lag = (e->ready && known > e->rev) ? known - e->rev : 0;
+
+    if (lag == 0) {
+        e->behind_since = 0;
+
+    } else if (e->behind_since == 0 || e->rev >= e->behind_target) {
+        /* how long it takes to reach what is known now */
+        e->behind_since = gcp_etcd_now(e);
+        e->behind_target = known;
+    }
+
+    gcp_metric_set(GCP_M_MIRROR_LAG, gcp_etcd_mirrored_no_labels,
+                   (double) lag);
+
+    return lag;
+}
+
+
+int
+gcp_etcd_mirror_ready(gcp_store_t *s, const char **why)
+{
+    gcp_etcd_t  *e = (gcp_etcd_t *) s;
+
+    if (e->mirror == NULL) {
+        *why = NULL;
+        return 1;
+    }
+
+    gcp_etcd_mirrored_sync(e);
+
+    if (!e->ready) {
+        *why = "the mirror is not loaded";
+        return 0;
+    }
+
+    if (!e->mops->live(e->mirror)) {
+        *why = "no process feeds the mirror from a watch stream";
+        return 0;
+    }
+
+    if (e->behind_since != 0
+        && gcp_etcd_now(e) - e->behind_since > e->fresh)
+    {
+        *why = "the mirror lags behind etcd";
+        return 0;
+    }
+
+    *why = NULL;
+    return 1;
 }
 
 
@@ -58,7 +124,10 @@ gcp_etcd_mirrored_poll(gcp_etcd_t *e)
 {
     if (!e->ready) {
         gcp_etcd_mirrored_moved(e);
+        return;
     }
+
+    (void) gcp_etcd_mirrored_lag(e);
 }
 
 

@@ -130,6 +130,16 @@ int gcp_etcd_check_conf(const gcp_etcd_conf_t *conf, const char **err);
 /* Fills *st for a store returned by gcp_etcd_open().  Returns GCP_OK. */
 int gcp_etcd_stats(gcp_store_t *s, gcp_etcd_stats_t *st);
 
+/*
+ * The readiness of a store over the instance's mirror (/readyz): returns
+ * 1 when its mirror is loaded, a process of the instance feeds it from a
+ * live watch stream, and it has not been behind etcd (as this process
+ * knows it: the instance's writes, the feeder's stream) for longer than
+ * the freshness window; else 0 with *why (static).  A store without a
+ * mirror is ready.
+ */
+int gcp_etcd_mirror_ready(gcp_store_t *s, const char **why);
+
 
 /*
  * The feeder of an instance's mirror (docs/storage.md, "One copy per
@@ -170,6 +180,37 @@ void gcp_etcd_feeder_destroy(gcp_etcd_feeder_t *f);
 
 /* Fills *st.  Returns GCP_OK. */
 int gcp_etcd_feeder_stats(gcp_etcd_feeder_t *f, gcp_etcd_feeder_stats_t *st);
+
+/*
+ * What a mirror of conf's etcd copies, asked before the workers exist (it
+ * blocks, within conf's timeout: for the nginx master and tools only):
+ * writes "etcd cluster <cluster_id> prefix <prefix>" into id (size bytes,
+ * "" on failure) and checks that etcd still holds revision (0: only the
+ * identity).  Returns GCP_OK; GCP_ECOMPACTED when etcd compacted past
+ * revision, GCP_EFUTURE when etcd has not reached it (another etcd), or
+ * another error code when etcd did not answer, with *err set (static).
+ */
+int gcp_etcd_identify(const gcp_etcd_conf_t *conf, int64_t revision,
+    char *id, size_t size, const char **err);
+
+/* The state of gcp_etcd_claim(): conf is the caller's. */
+typedef struct {
+    const gcp_etcd_conf_t  *conf;
+    const char             *why;        /* a loaded mirror not kept, or */
+                                        /* etcd not answering: why */
+                                        /* (static), or NULL */
+    char                    id[1024];
+} gcp_etcd_claim_t;
+
+/*
+ * The claim of an LMDB mirror (gcp_lmdb_conf_t.claim, arg a
+ * gcp_etcd_claim_t): sets *source to the identity of conf's etcd and
+ * prefix (in arg, "" when etcd did not answer) and returns 1 when it
+ * equals recorded and etcd still holds revision (the mirror is kept),
+ * else 0 with arg's why set (for a mirror that was loaded).
+ */
+int gcp_etcd_claim(void *arg, int64_t revision, const char *recorded,
+    const char **source);
 
 
 #endif /* _GCP_STORE_ETCD_H_INCLUDED_ */

@@ -43,6 +43,7 @@ typedef struct {
     uint64_t     synced_writes;
     int64_t      notified_ns;       /* last wake-up sent (monotonic) */
     int          live;              /* mirror: the feeder's stream is up */
+    int64_t      seen;              /* mirror: the source's newest revision */
 } gcp_lmdb_shm_t;
 
 
@@ -199,6 +200,13 @@ int gcp_lmdb_meta_get(gcp_lmdb_store_t *s, MDB_txn *txn, const char *name,
 /* Writes a meta counter; returns an LMDB code. */
 int gcp_lmdb_meta_put(gcp_lmdb_store_t *s, MDB_txn *txn, const char *name,
     int64_t val);
+/*
+ * At prefork, in the bootstrap txn of a mirror: conf's claim decides
+ * whether it is kept (gcp_lmdb_conf_t); else empties it, records the new
+ * source and sets *rev to the first revision.  Returns an LMDB code.
+ */
+int gcp_lmdb_mirror_claim(gcp_lmdb_store_t *s, MDB_txn *txn,
+    const gcp_lmdb_conf_t *conf, int64_t *rev);
 /*
  * Finds the newest hist entry of key with mod_revision <= rev (INT64_MAX:
  * the latest), tombstones included, leaving the cursor on it.  Returns

@@ -16,6 +16,7 @@ static int gcp_lmdb_mirror_live(gcp_store_t *st);
 static void gcp_lmdb_mirror_follow(gcp_store_t *st, void (*moved)(void *arg),
     void *arg);
 static size_t gcp_lmdb_mirror_max_key(gcp_store_t *st);
+static int64_t gcp_lmdb_mirror_seen(gcp_store_t *st, int64_t rev);
 
 
 const gcp_store_mirror_ops_t  gcp_lmdb_mirror_ops = {
@@ -25,8 +26,114 @@ const gcp_store_mirror_ops_t  gcp_lmdb_mirror_ops = {
     gcp_lmdb_mirror_set_live,
     gcp_lmdb_mirror_live,
     gcp_lmdb_mirror_follow,
-    gcp_lmdb_mirror_max_key
+    gcp_lmdb_mirror_max_key,
+    gcp_lmdb_mirror_seen
 };
+
+
+#define GCP_LMDB_SOURCE_MAX  1024   /* longer: taken for another source */
+
+
+/* Reads the recorded source into buf ("" when none); an LMDB code. */
+static int
+gcp_lmdb_mirror_source(gcp_lmdb_store_t *s, MDB_txn *txn, char *buf)
+{
+    int      mrc;
+    MDB_val  k, v;
+
+    k.mv_data = "source";
+    k.mv_size = sizeof("source") - 1;
+    buf[0] = '\0';
+
+    mrc = mdb_get(txn, s->meta, &k, &v);
+
+    if (mrc == MDB_NOTFOUND) {
+        return MDB_SUCCESS;
+    }
+
+    if (mrc == MDB_SUCCESS && v.mv_size < GCP_LMDB_SOURCE_MAX) {
+        memcpy(buf, v.mv_data, v.mv_size);
+        buf[v.mv_size] = '\0';
+    }
+
+    return mrc;
+}
+
+
+/*
+ * Empties the mirror in txn: every version, the log and the meta, and
+ * records src ("": none) as the source it copies.  Returns an LMDB code.
+ */
+static int
+gcp_lmdb_mirror_empty(gcp_lmdb_store_t *s, MDB_txn *txn, const char *src)
+{
+    int      mrc;
+    MDB_val  k, v;
+
+    mrc = mdb_drop(txn, s->hist, 0);
+
+    if (mrc == MDB_SUCCESS) {
+        mrc = mdb_drop(txn, s->log, 0);
+    }
+
+    if (mrc == MDB_SUCCESS) {
+        mrc = mdb_drop(txn, s->meta, 0);
+    }
+
+    if (mrc != MDB_SUCCESS || src[0] == '\0') {
+        return mrc;
+    }
+
+    k.mv_data = "source";
+    k.mv_size = sizeof("source") - 1;
+    v.mv_data = (void *) src;
+    v.mv_size = strlen(src);
+
+    return mdb_put(txn, s->meta, &k, &v, 0);
+}
+
+
+int
+gcp_lmdb_mirror_claim(gcp_lmdb_store_t *s, MDB_txn *txn,
+    const gcp_lmdb_conf_t *conf, int64_t *rev)
+{
+    int          mrc, rc;
+    char         rec[GCP_LMDB_SOURCE_MAX];
+    int64_t      loading, compacted, loaded;
+    const char  *src;
+
+    mrc = gcp_lmdb_mirror_source(s, txn, rec);
+    if (mrc != MDB_SUCCESS) {
+        return mrc;
+    }
+
+    rc = gcp_lmdb_meta_get(s, txn, "loading", 0, &loading);
+    if (rc == GCP_OK) {
+        rc = gcp_lmdb_meta_get(s, txn, "compact", 0, &compacted);
+    }
+
+    if (rc != GCP_OK) {
+        return MDB_CORRUPTED;
+    }
+
+    /* a load's last page sets "compact": never loaded without it */
+    loaded = (loading == 0 && compacted != 0) ? *rev : 0;
+
+    src = "";
+
+    if (conf->claim(conf->claim_arg, loaded, rec, &src) && loaded != 0) {
+        return MDB_SUCCESS;
+    }
+
+    mrc = gcp_lmdb_mirror_empty(s, txn, src);
+
+    if (mrc == MDB_SUCCESS) {
+        *rev = GCP_LMDB_FIRST_REV;
+        mrc = gcp_lmdb_meta_put(s, txn, "revision", *rev);
+    }
+
+    return mrc;
+}
 
 
 /* Puts one change at its own revision: a hist entry and a log entry. */
@@ -214,6 +321,7 @@ gcp_lmdb_mirror_load(gcp_store_t *st, const gcp_kv_t *kvs, size_t n,
     int64_t revision, unsigned flags, const char **msg)
 {
     int                 rc, mrc;
+    char                src[GCP_LMDB_SOURCE_MAX];
     size_t              i;
     int64_t             loading;
     MDB_val             k;
@@ -234,13 +342,11 @@ gcp_lmdb_mirror_load(gcp_store_t *st, const gcp_kv_t *kvs, size_t n,
     }
 
     if (flags & GCP_STORE_LOAD_FIRST) {
-        mrc = mdb_drop(txn, s->hist, 0);
-        if (mrc == MDB_SUCCESS) {
-            mrc = mdb_drop(txn, s->log, 0);
-        }
+        /* the source it copies stays */
+        mrc = gcp_lmdb_mirror_source(s, txn, src);
 
         if (mrc == MDB_SUCCESS) {
-            mrc = mdb_drop(txn, s->meta, 0);
+            mrc = gcp_lmdb_mirror_empty(s, txn, src);
         }
 
         if (mrc == MDB_SUCCESS) {
@@ -382,4 +488,24 @@ static size_t
 gcp_lmdb_mirror_max_key(gcp_store_t *st)
 {
     return ((gcp_lmdb_store_t *) st)->max_key;
+}
+
+
+static int64_t
+gcp_lmdb_mirror_seen(gcp_store_t *st, int64_t rev)
+{
+    int64_t            cur;
+    gcp_lmdb_store_t  *s = (gcp_lmdb_store_t *) st;
+
+    cur = __atomic_load_n(&s->sh->shm->seen, __ATOMIC_ACQUIRE);
+
+    while (cur < rev
+           && !__atomic_compare_exchange_n(&s->sh->shm->seen, &cur, rev, 0,
+                                           __ATOMIC_ACQ_REL,
+                                           __ATOMIC_ACQUIRE))
+    {
+        /* cur was reloaded: retry */
+    }
+
+    return cur < rev ? rev : cur;
 }

@@ -176,6 +176,8 @@ gcp_lmdb_bootstrap(gcp_lmdb_shared_t *sh, const char **err)
     (void) mdb_reader_check(env, &dead);
 
     memset(&s, 0, sizeof(gcp_lmdb_store_t));
+    s.hist = dbi[0];
+    s.log = dbi[1];
     s.meta = dbi[2];
     rev = -1;
 
@@ -189,6 +191,11 @@ gcp_lmdb_bootstrap(gcp_lmdb_shared_t *sh, const char **err)
         } else if (rev == 0) {
             rev = GCP_LMDB_FIRST_REV;
             mrc = gcp_lmdb_meta_put(&s, txn, "revision", rev);
+        }
+
+        if (mrc == MDB_SUCCESS && sh->conf.claim != NULL) {
+            /* before the revision is shared: an emptied mirror's goes back */
+            mrc = gcp_lmdb_mirror_claim(&s, txn, &sh->conf, &rev);
         }
 
         if (mrc == MDB_SUCCESS) {

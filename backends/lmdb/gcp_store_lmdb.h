@@ -26,6 +26,18 @@ typedef struct {
     int          nslots;      /* number of worker processes (0: 1) */
     int          sync;        /* 1: fdatasync before acknowledging writes; */
                               /* 0: no fsync at all (tests, benchmarks) */
+
+    /*
+     * A mirror (gcp_lmdb_mirror_ops): at prefork, claim(claim_arg,
+     * revision, recorded, &source) is given the mirror's revision (0:
+     * never completely loaded) and the source it recorded ("" when none);
+     * it returns 1 to keep the mirror, or 0 to empty it (never loaded, at
+     * the first revision) with *source (a string the callback owns, ""
+     * for none) recorded as what it copies now.  NULL: not a mirror.
+     */
+    int          (*claim)(void *claim_arg, int64_t revision,
+                          const char *recorded, const char **source);
+    void        *claim_arg;
 } gcp_lmdb_conf_t;
 
 

@@ -7,7 +7,14 @@ mirror=DIR, docs/storage.md "One copy per instance"):
   /proc/locks) killed with SIGKILL: writes made meanwhile are read at
   once through every worker (new connections), a watch started before
   gets every change once and in order, another worker feeds;
-- across `nginx -s reload`: the same, the new generation feeds.
+- across `nginx -s reload`: the same, the new generation feeds;
+- /readyz's etcd-mirror check and the mirror's metrics (its revision,
+  lag, feeder takeovers, loads, changes applied); the check fails while
+  no worker feeds the mirror (etcd gone);
+- the mirror's identity: a restart against another prefix, or after etcd
+  compacted past the mirror, loads it again from a fresh range and never
+  serves the old copy; a restart against the same etcd and prefix keeps
+  it (no load).
 """
 
 import http.client
@@ -21,6 +28,7 @@ import pytest
 
 from etcd_cluster import EtcdCluster
 from gcp_http import call, configmap, connect, create_namespace
+from gcp_prom import samples, value
 from gcp_server import GcpServer
 from gcp_wait import eventually
 
@@ -195,3 +203,181 @@ def test_reload(srv, etcd):
     ns = "mirror-reload"
     create_namespace(srv, ns)
     check_failover(srv, etcd, ns, "r", lambda pid: srv.reload())
+
+
+def metrics(srv):
+    r = call(srv, "GET", "/metrics", headers={"Accept": "text/plain"})
+    assert r.status == 200, r
+    return samples(r.body.decode())
+
+
+def test_readyz_and_metrics(srv, etcd):
+    ns = "mirror-obs"
+    create_namespace(srv, ns)
+    r = call(srv, "POST", "/api/v1/namespaces/%s/configmaps" % ns,
+             configmap("obs", {"k": "v"}))
+    assert r.status == 201, r
+    rv = int(r.json["metadata"]["resourceVersion"])
+
+    # every worker answers it (new connections; the workers of the
+    # reload before may still be bootstrapping a moment)
+    assert eventually(lambda: all(
+        call(srv, "GET", "/readyz").status == 200 for _ in range(6)),
+        timeout=30)
+    for _ in range(6):
+        ready = call(srv, "GET", "/readyz?verbose",
+                     headers={"Accept": "text/plain"})
+        assert ready.status == 200, ready
+        text = ready.body.decode()
+        assert "[+]etcd-mirror ok\n" in text, text
+        assert text.index("[+]etcd-readiness ok") \
+            < text.index("[+]etcd-mirror ok"), text
+    one = call(srv, "GET", "/readyz/etcd-mirror")
+    assert one.status == 200 and one.body == b"ok", one
+
+    def fed():
+        m = metrics(srv)
+        return (value(m, "ngx_gcp_etcd_mirror_revision") >= rv
+                and value(m, "ngx_gcp_etcd_mirror_events_total") >= 1) \
+            and m
+    m = eventually(fed, timeout=30)
+    assert m
+    assert value(m, "ngx_gcp_etcd_mirror_feeder_takeovers_total") >= 1
+    assert value(m, "ngx_gcp_etcd_mirror_loads_total") >= 1
+    assert "ngx_gcp_etcd_mirror_lag_revisions" in m
+
+
+def test_readyz_without_feeder():
+    """etcd gone: no worker feeds the mirror, the check fails; etcd back:
+    it passes again."""
+    with EtcdCluster(members=1) as own:
+        s = GcpServer(workers=2, etcd=own.endpoints,
+                      storage_opts="mirror=%s" % "MIRROR")
+        s.storage_opts = s.storage_opts.replace(
+            "MIRROR", os.path.join(s.data_dir, "mirror"))
+        s.start(timeout=60)
+        try:
+            assert eventually(lambda: call(
+                s, "GET", "/readyz/etcd-mirror").status == 200, timeout=30)
+            own.kill(0)
+
+            def failing():
+                r = call(s, "GET", "/readyz?verbose",
+                         headers={"Accept": "text/plain"})
+                return (r.status == 500
+                        and "[-]etcd-mirror failed: reason withheld"
+                        in r.body.decode())
+            assert eventually(failing, timeout=30)
+            own.restart(0)
+            own.wait(0)
+            assert eventually(lambda: call(
+                s, "GET", "/readyz/etcd-mirror").status == 200, timeout=60)
+        finally:
+            s.stop(check=False)
+
+
+def loaded_again(srv):
+    return [line for line in srv.logs().splitlines()
+            if "is loaded again" in line]
+
+
+def too_old_events(srv, path, rv):
+    r = call(srv, "GET", path + "?watch=1&resourceVersion=%d"
+             "&timeoutSeconds=5" % rv)
+    assert r.status == 200, r
+    return [json.loads(line) for line in r.body.splitlines() if line]
+
+
+def too_old_base(srv, path, rv):
+    """The oldest resourceVersion named by the 410 of a watch from rv."""
+    lines = too_old_events(srv, path, rv)
+    assert len(lines) == 1 and lines[0]["type"] == "ERROR", lines
+    msg = lines[0]["object"]["message"]
+    assert msg.startswith("too old resource version: %d (" % rv), msg
+    return int(msg.rsplit("(", 1)[1].rstrip(")"))
+
+
+def check_too_old(srv, path, base):
+    """A watch from base - 1 ends with 410 Expired naming base, as
+    kube-apiserver's watch cache answers below its window; one from base
+    sees a change made after it."""
+    assert base > 1
+    lines = too_old_events(srv, path, base - 1)
+    assert lines == [{"type": "ERROR", "object": {
+        "kind": "Status", "apiVersion": "v1", "metadata": {},
+        "status": "Failure", "reason": "Expired", "code": 410,
+        "message": "too old resource version: %d (%d)"
+                   % (base - 1, base)}}], lines
+
+    w = Watcher(srv, path + "?watch=1&resourceVersion=%d" % base)
+    try:
+        c = call(srv, "POST", path, configmap("after-base", {"k": "v"}))
+        assert c.status == 201, c
+        assert eventually(lambda: "after-base" in w.names(), timeout=30)
+        assert all(e["type"] != "ERROR" for e in w.events), w.events
+    finally:
+        w.close()
+    d = call(srv, "DELETE", path + "/after-base")
+    assert d.status == 200, d
+
+
+def test_identity(etcd):
+    """The mirror directory outlives its instance: kept for the same etcd
+    and prefix, loaded again for another prefix or after a compaction
+    past it."""
+    s = GcpServer(workers=2, etcd=etcd.endpoints,
+                  storage_opts="prefix=/gcp-ident mirror=MIRROR")
+    s.storage_opts = s.storage_opts.replace(
+        "MIRROR", os.path.join(s.data_dir, "mirror"))
+    path = "/api/v1/namespaces/default/configmaps"
+    s.start(timeout=60)
+    try:
+        r = call(s, "POST", path, configmap("ident", {"k": "v"}))
+        assert r.status == 201, r
+
+        # same etcd, same prefix: kept, resumed without a load
+        s.restart(timeout=60)
+        assert loaded_again(s) == []
+        assert call(s, "GET", path + "/ident").status == 200
+        assert value(metrics(s), "ngx_gcp_etcd_mirror_loads_total") == 0
+
+        # another prefix: the old copy is never served
+        s.storage_opts = s.storage_opts.replace("/gcp-ident",
+                                                "/gcp-ident-other")
+        s.restart(timeout=60)
+        assert any("another etcd cluster or prefix" in line
+                   for line in loaded_again(s)), s.logs()
+        assert call(s, "GET", path + "/ident").status == 404
+        lst = call(s, "GET", path)
+        assert lst.status == 200 and lst.json["items"] == [], lst
+
+        # the mirror's history begins at its load: a watch from before it
+        # gets the watch cache's 410 naming the oldest resourceVersion a
+        # watch may start from, and a watch from there works
+        check_too_old(s, path, too_old_base(s, path, 1))
+
+        # back to the first prefix: loaded again, the object is there
+        s.storage_opts = s.storage_opts.replace("/gcp-ident-other",
+                                                "/gcp-ident")
+        s.restart(timeout=60)
+        assert call(s, "GET", path + "/ident").status == 200
+        s.quit()
+
+        # etcd compacted past the mirror while the instance was down
+        rev = None
+        for i in range(3):
+            st, body = etcd.post(0, "/v3/kv/put", {"key": "L2djcC14",
+                                                   "value": "eA=="})
+            assert st == 200, body
+            rev = body["header"]["revision"]
+        st, body = etcd.post(0, "/v3/kv/compaction", {"revision": rev})
+        assert st == 200, body
+        before = len(loaded_again(s))
+        s.start(timeout=60)
+        assert any("compacted" in line
+                   for line in loaded_again(s)[before:]), s.logs()
+        assert call(s, "GET", path + "/ident").status == 200
+        assert eventually(lambda: value(
+            metrics(s), "ngx_gcp_etcd_mirror_loads_total") == 1, timeout=30)
+    finally:
+        s.stop(check=False)

@@ -238,6 +238,15 @@ typedef struct {
                                         /* sample the storage's size */
     const char   *data_dir;
 
+    /*
+     * A readiness check of the store after "etcd-readiness" (/readyz):
+     * its name, e.g. "etcd-mirror", and ok(arg, &why) returning 1 when it
+     * passes, else 0 with why (static, logged); NULL name: none.
+     */
+    const char   *store_check;
+    int         (*store_check_ok)(void *arg, const char **why);
+    void         *store_check_arg;
+
     gcp_auth_t   *auth;                 /* authentication (borrowed); */
                                         /* NULL: anonymous requests only */
     const char   *authorization_mode;   /* "AlwaysAllow" (NULL), "RBAC" */

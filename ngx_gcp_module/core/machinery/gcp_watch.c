@@ -661,6 +661,11 @@ gcp_watch_event(void *arg, const gcp_store_event_t *ev)
         if (ev->rc == GCP_ECOMPACTED) {
             gcp_buf_t  b;
 
+            /*
+             * as the watch cache's "(oldest-1)": the oldest
+             * resourceVersion a watch may start from, the compaction's
+             * (a mirror's: its load's)
+             */
             gcp_buf_init(&b, w->op->a);
             gcp_buf_addstr(&b, "{\"type\":\"ERROR\",\"object\":");
             gcp_status_failure(&b, 410, "Expired",
@@ -668,7 +673,7 @@ gcp_watch_event(void *arg, const gcp_store_event_t *ev)
                                            "version: %lld (%lld)",
                                            (long long) w->lo.rv,
                                            (long long)
-                                               ev->compact_revision + 1),
+                                               ev->compact_revision),
                                NULL);
             gcp_buf_addstr(&b, "}\n");
             gcp_watch_write(w, &b);

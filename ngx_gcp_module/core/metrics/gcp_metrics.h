@@ -105,6 +105,13 @@ typedef enum {
     GCP_M_LMDB_FSYNC_DURATION,
     GCP_M_NOTIFY_LATENCY,
 
+    /* the etcd instance's mirror (backends/etcd/gcp_etcd_mirror*.c) */
+    GCP_M_MIRROR_REVISION,
+    GCP_M_MIRROR_LAG,
+    GCP_M_MIRROR_TAKEOVERS,
+    GCP_M_MIRROR_LOADS,
+    GCP_M_MIRROR_EVENTS,
+
     /* admission (machinery/gcp_admission.c) */
     GCP_M_ADMISSION_STEP,
     GCP_M_ADMISSION_CONTROLLER,

@@ -266,6 +266,36 @@ static const gcp_metric_def_t  gcp_metric_defs[GCP_M_LAST] = {
         GCP_METRIC_HISTOGRAM, gcp_l_none, gcp_buckets(gcp_b_notify), 1,
         GCP_NS, GCP_MAIN, 0 },
 
+    [GCP_M_MIRROR_REVISION] = {
+        "ngx_gcp_etcd_mirror_revision",
+        "The etcd revision the instance's mirror is at (gcp_storage etcd "
+        "mirror=), the newest any process of the instance has seen.",
+        GCP_METRIC_GAUGE, gcp_l_none, NULL, 0, 1, 1, GCP_MAIN, 1, 0 },
+
+    [GCP_M_MIRROR_LAG] = {
+        "ngx_gcp_etcd_mirror_lag_revisions",
+        "How many revisions the instance's mirror is behind the newest etcd "
+        "revision its processes know of (written by the instance, or seen "
+        "by the feeder's watch stream); the largest of the processes.",
+        GCP_METRIC_GAUGE, gcp_l_none, NULL, 0, 1, 1, GCP_MAIN, 1, 0 },
+
+    [GCP_M_MIRROR_TAKEOVERS] = {
+        "ngx_gcp_etcd_mirror_feeder_takeovers_total",
+        "Times a process of the instance took the mirror's feeder lock "
+        "(the first feeder included).",
+        GCP_METRIC_COUNTER, gcp_l_none, NULL, 0, 1, 1, GCP_MAIN, 0 },
+
+    [GCP_M_MIRROR_LOADS] = {
+        "ngx_gcp_etcd_mirror_loads_total",
+        "Full loads of the instance's mirror from an etcd range.",
+        GCP_METRIC_COUNTER, gcp_l_none, NULL, 0, 1, 1, GCP_MAIN, 0 },
+
+    [GCP_M_MIRROR_EVENTS] = {
+        "ngx_gcp_etcd_mirror_events_total",
+        "Changes of the prefix the feeder applied to the instance's mirror "
+        "from its etcd watch stream.",
+        GCP_METRIC_COUNTER, gcp_l_none, NULL, 0, 1, 1, GCP_MAIN, 0 },
+
     [GCP_M_ADMISSION_STEP] = {
         "apiserver_admission_step_admission_duration_seconds",
         "[STABLE] Admission sub-step latency histogram in seconds, broken "

@@ -6,6 +6,7 @@
 
 #include "gcp_crd.h"
 #include "gcp_health.h"
+#include "gcp_log.h"
 #include "gcp_metrics.h"
 #include "gcp_reg.h"
 
@@ -16,19 +17,21 @@ typedef struct {
     unsigned     storage:1;
     unsigned     bootstrap:1;
     unsigned     crds:1;
+    unsigned     store_check:1;     /* name and test from the conf */
 } gcp_check_t;
 
 
 static const gcp_check_t  gcp_checks[] = {
-    { "ping", 0, 0, 0, 0 },
-    { "log", 0, 0, 0, 0 },
-    { "etcd", 0, 1, 0, 0 },
-    { "etcd-readiness", 1, 1, 0, 0 },
-    { "poststarthook/start-apiextensions-informers", 0, 0, 0, 0 },
-    { "poststarthook/start-apiextensions-controllers", 0, 0, 0, 0 },
-    { "poststarthook/crd-informer-synced", 0, 0, 0, 1 },
-    { "poststarthook/start-system-namespaces-controller", 0, 0, 1, 0 },
-    { "shutdown", 1, 0, 0, 0 },
+    { "ping", 0, 0, 0, 0, 0 },
+    { "log", 0, 0, 0, 0, 0 },
+    { "etcd", 0, 1, 0, 0, 0 },
+    { "etcd-readiness", 1, 1, 0, 0, 0 },
+    { NULL, 1, 0, 0, 0, 1 },
+    { "poststarthook/start-apiextensions-informers", 0, 0, 0, 0, 0 },
+    { "poststarthook/start-apiextensions-controllers", 0, 0, 0, 0, 0 },
+    { "poststarthook/crd-informer-synced", 0, 0, 0, 1, 0 },
+    { "poststarthook/start-system-namespaces-controller", 0, 0, 1, 0, 0 },
+    { "shutdown", 1, 0, 0, 0, 0 },
 };
 
 
@@ -40,14 +43,27 @@ typedef struct {
 } gcp_health_t;
 
 
+/* The check's name; NULL for the store's check when there is none. */
+
+static const char *
+gcp_health_name(gcp_health_t *h, const gcp_check_t *c)
+{
+    return c->store_check ? h->op->api->conf.store_check : c->name;
+}
+
+
 static int
 gcp_health_applies(gcp_health_t *h, const gcp_check_t *c)
 {
-    if (c->ready_only && strcmp(h->kind, "readyz") != 0) {
+    const char  *name = gcp_health_name(h, c);
+
+    if (name == NULL
+        || (c->ready_only && strcmp(h->kind, "readyz") != 0))
+    {
         return 0;
     }
 
-    return h->only == NULL || strcmp(h->only, c->name) == 0;
+    return h->only == NULL || strcmp(h->only, name) == 0;
 }
 
 
@@ -58,7 +74,7 @@ gcp_health_excluded(gcp_health_t *h, const gcp_check_t *c)
 
     for (i = 0; i < h->op->q.n; i++) {
         if (strcmp(h->op->q.params[i].name, "exclude") == 0
-            && strcmp(h->op->q.params[i].value, c->name) == 0)
+            && strcmp(h->op->q.params[i].value, gcp_health_name(h, c)) == 0)
         {
             return 1;
         }
@@ -71,6 +87,19 @@ gcp_health_excluded(gcp_health_t *h, const gcp_check_t *c)
 static int
 gcp_health_ok(gcp_health_t *h, const gcp_check_t *c)
 {
+    const char             *why;
+    const gcp_api_conf_t   *conf = &h->op->api->conf;
+
+    if (c->store_check) {
+        if (conf->store_check_ok(conf->store_check_arg, &why)) {
+            return 1;
+        }
+
+        gcp_log(GCP_LOG_WARN, "%s check failed: %s", conf->store_check,
+                why ? why : "?");
+        return 0;
+    }
+
     if (c->storage) {
         return h->storage_ok;
     }
@@ -94,7 +123,7 @@ gcp_health_observe(gcp_health_t *h, const gcp_check_t *c, int ok)
 {
     const char  *v[4];
 
-    v[0] = c->name;
+    v[0] = gcp_health_name(h, c);
     v[1] = h->kind;
     v[2] = NULL;
     gcp_metric_set(GCP_M_HEALTHCHECK, v, ok ? 1 : 0);
@@ -109,9 +138,10 @@ gcp_health_observe(gcp_health_t *h, const gcp_check_t *c, int ok)
 static void
 gcp_health_report(gcp_health_t *h)
 {
+    int                 failed, ok;
     size_t              i;
-    int                 failed;
     gcp_buf_t           b;
+    const char         *name;
     gcp_op_t           *op = h->op;
     const gcp_check_t  *c;
 
@@ -125,18 +155,21 @@ gcp_health_report(gcp_health_t *h)
             continue;
         }
 
+        name = gcp_health_name(h, c);
+
         if (gcp_health_excluded(h, c)) {
-            gcp_buf_printf(&b, "[+]%s excluded: ok\n", c->name);
+            gcp_buf_printf(&b, "[+]%s excluded: ok\n", name);
             continue;
         }
 
-        gcp_health_observe(h, c, gcp_health_ok(h, c));
+        ok = gcp_health_ok(h, c);
+        gcp_health_observe(h, c, ok);
 
-        if (gcp_health_ok(h, c)) {
-            gcp_buf_printf(&b, "[+]%s ok\n", c->name);
+        if (ok) {
+            gcp_buf_printf(&b, "[+]%s ok\n", name);
 
         } else {
-            gcp_buf_printf(&b, "[-]%s failed: reason withheld\n", c->name);
+            gcp_buf_printf(&b, "[-]%s failed: reason withheld\n", name);
             failed = 1;
         }
     }

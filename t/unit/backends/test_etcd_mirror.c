@@ -49,6 +49,7 @@ typedef struct {
     char                 prefix[64];
     gcp_lmdb_shared_t   *sh;
     gcp_etcd_conf_t      conf;
+    gcp_etcd_claim_t     claim;         /* the master's, at prefork */
 } mf_env_t;
 
 
@@ -60,33 +61,47 @@ typedef struct {
 } mf_proc_t;
 
 
+static void mf_prefork(mf_env_t *e, int nslots);
+
+
 static void
 mf_env(mf_env_t *e, int nslots)
 {
-    const char       *err = NULL;
-    gcp_lmdb_conf_t   lc;
-
     memset(e, 0, sizeof(mf_env_t));
     snprintf(e->dir, sizeof(e->dir), "%s/m%d", base_dir, seq);
     snprintf(e->lock, sizeof(e->lock), "%s/m%d.feeder", base_dir, seq);
     snprintf(e->prefix, sizeof(e->prefix), "/gcp-mirror/%d", seq);
     seq++;
 
+    e->conf.endpoints = one.endpoints;
+    e->conf.prefix = e->prefix;
+    e->conf.core_prefix = "/registry";
+    e->conf.timeout_ms = 5000;
+
+    mf_prefork(e, nslots);
+}
+
+
+/* Prefork of e's mirror, claimed by e's etcd and prefix as nginx's is. */
+static void
+mf_prefork(mf_env_t *e, int nslots)
+{
+    const char       *err = NULL;
+    gcp_lmdb_conf_t   lc;
+
     memset(&lc, 0, sizeof(gcp_lmdb_conf_t));
     lc.path = e->dir;
     lc.map_size = MAP_SIZE;
     lc.nslots = nslots;
     lc.sync = 0;
+    lc.claim = gcp_etcd_claim;
+    lc.claim_arg = &e->claim;
+    e->claim.conf = &e->conf;
 
     e->sh = gcp_lmdb_prefork(&lc, &err);
     if (e->sh == NULL) {
         fail_msg("prefork: %s", err ? err : "?");
     }
-
-    e->conf.endpoints = one.endpoints;
-    e->conf.prefix = e->prefix;
-    e->conf.core_prefix = "/registry";
-    e->conf.timeout_ms = 5000;
 }
 
 
@@ -729,6 +744,159 @@ test_mirrored_quorum(void **state)
 }
 
 
+/* ------------------------------------------------------------ identity */
+
+
+/* The master stops and starts again: a new prefork of e's mirror. */
+static void
+mf_restart(mf_env_t *e, int64_t *rev, int64_t *loading)
+{
+    mf_proc_t  p;
+
+    gcp_lmdb_shared_free(e->sh);
+    mf_prefork(e, 1);
+
+    assert_non_null(mf_open(e, &p, 0, 0));
+    assert_int_equal(gcp_lmdb_mirror_state(p.m, rev, loading), GCP_OK);
+    mf_close(&p);
+}
+
+
+/* Loads e's mirror with a feeder; returns the mirror's revision. */
+static int64_t
+mf_load(mf_env_t *e, const char *fmt, int n)
+{
+    int          i;
+    int64_t      rev;
+    mf_proc_t    p;
+    gcp_store_t  *s;
+
+    assert_non_null(mf_open(e, &p, 0, 1));
+    s = mf_etcd(e, &p);
+    rev = 0;
+
+    for (i = 0; i < n; i++) {
+        rev = mf_create(s, fmt, i);
+    }
+
+    assert_true(mf_wait_rev(&p, rev, WAIT_MS));
+    assert_true(mf_wait_live(&p, WAIT_MS));
+    assert_int_equal(mf_stats(&p).loads, 1);
+
+    gcp_store_close(s);
+    mf_close(&p);
+
+    return rev;
+}
+
+
+/*
+ * A mirror is kept across a restart of its master only when it copies the
+ * same etcd cluster and prefix and etcd still holds its revision; another
+ * prefix, another cluster, or a compaction past it empties it (never
+ * served: not loaded), and the next feeder loads it from a fresh range.
+ */
+static void
+test_mirror_identity(void **state)
+{
+    char                 other[64];
+    int64_t              rev, cur, loading;
+    mf_env_t             e;
+    mf_proc_t            p;
+    gcp_arena_t         *a;
+    gcp_store_t         *s;
+    gcp_test_etcd_t      two;
+    gcp_store_result_t  *res;
+
+    mf_env(&e, 1);
+    assert_null(e.claim.why);
+    assert_non_null(strstr(e.claim.id, e.prefix));
+
+    rev = mf_load(&e, "/registry/i%d", 3);
+
+    /* the same cluster and prefix: kept, served, resumed without a load */
+    mf_restart(&e, &cur, &loading);
+    assert_null(e.claim.why);
+    assert_int_equal(loading, 0);
+    assert_int_equal(cur, rev);
+
+    assert_non_null(mf_open(&e, &p, 0, 1));
+    a = gcp_arena_create(0);
+    res = gcp_sc_range(p.m, a, K("/registry/"), K("/registry0"), 0, 0, 0);
+    assert_int_equal(res->rc, GCP_OK);
+    assert_int_equal(res->nkvs, 3);
+    assert_true(mf_wait_live(&p, WAIT_MS));
+    assert_int_equal(mf_stats(&p).loads, 0);
+    mf_close(&p);
+
+    /* another prefix: emptied, then loaded from the new prefix */
+    memcpy(other, e.prefix, sizeof(other));
+    strncat(e.prefix, "-other", sizeof(e.prefix) - strlen(e.prefix) - 1);
+
+    mf_restart(&e, &cur, &loading);
+    assert_string_equal(e.claim.why, "another etcd cluster or prefix");
+    assert_int_equal(loading, -1);
+
+    assert_non_null(mf_open(&e, &p, 0, 0));
+    res = gcp_sc_range(p.m, a, K("/registry/"), K("/registry0"), 0, 0, 0);
+    assert_int_equal(res->rc, GCP_OK);
+    assert_int_equal(res->nkvs, 0);
+    mf_close(&p);
+
+    (void) mf_load(&e, "/registry/o%d", 1);
+    memcpy(e.prefix, other, sizeof(other));
+
+    mf_restart(&e, &cur, &loading);
+    assert_non_null(e.claim.why);
+    assert_int_equal(loading, -1);
+
+    (void) mf_load(&e, "/registry/j%d", 1);
+
+    /* etcd compacted past the mirror: the changes after it are lost */
+    assert_non_null(mf_open(&e, &p, 0, 0));
+    s = mf_etcd(&e, &p);
+    rev = mf_create(s, "/registry/k%d", 0);
+    res = gcp_sc_compact(s, a, rev);
+    assert_int_equal(res->rc, GCP_OK);
+    gcp_store_close(s);
+    mf_close(&p);
+
+    mf_restart(&e, &cur, &loading);
+    assert_string_equal(e.claim.why, "the revision was compacted");
+    assert_int_equal(loading, -1);
+    assert_non_null(strstr(e.claim.id, e.prefix));
+
+    (void) mf_load(&e, "/registry/m%d", 1);
+
+    /* another etcd cluster (behind this mirror's revision) */
+    assert_int_equal(gcp_test_etcd_start(&two, 1), 0);
+    e.conf.endpoints = two.endpoints;
+
+    mf_restart(&e, &cur, &loading);
+    assert_non_null(e.claim.why);
+    assert_int_equal(loading, -1);
+    assert_non_null(strstr(e.claim.id, "etcd cluster "));
+
+    gcp_test_etcd_stop(&two);
+    e.conf.endpoints = one.endpoints;
+
+    /* etcd unreachable: emptied, no identity recorded */
+    (void) mf_load(&e, "/registry/n%d", 1);
+    e.conf.endpoints = "http://127.0.0.1:1";
+    e.conf.timeout_ms = 500;
+
+    mf_restart(&e, &cur, &loading);
+    assert_non_null(e.claim.why);
+    assert_string_equal(e.claim.id, "");
+    assert_int_equal(loading, -1);
+
+    e.conf.endpoints = one.endpoints;
+    e.conf.timeout_ms = 5000;
+    gcp_arena_destroy(a);
+    mf_env_free(&e);
+}
+
+
 /* A failed test must not leave its child feeding forever. */
 static int
 mf_teardown(void **state)
@@ -748,6 +916,7 @@ static const struct CMUnitTest  mirror_tests[] = {
     cmocka_unit_test_teardown(test_feeder_compacted, mf_teardown),
     cmocka_unit_test(test_mirrored_store),
     cmocka_unit_test(test_mirrored_quorum),
+    cmocka_unit_test(test_mirror_identity),
 };
 
 
