@@ -32,6 +32,7 @@
 #define NGX_HTTP_GCP_TABLE_CACHE    (32 * 1024 * 1024)
 #define NGX_HTTP_GCP_STATS_INTERVAL 60000   /* object counts, as upstream */
 #define NGX_HTTP_GCP_DRAIN_MS       100
+#define NGX_HTTP_GCP_BOOTSTRAP_MS   1000
 
 
 static void *ngx_http_gcp_create_main_conf(ngx_conf_t *cf);
@@ -72,6 +73,7 @@ static void ngx_http_gcp_feeder_stop(ngx_http_gcp_main_conf_t *mcf);
 static ngx_int_t ngx_http_gcp_open_mirror(ngx_cycle_t *cycle,
     ngx_http_gcp_main_conf_t *mcf, gcp_etcd_conf_t *conf);
 static void ngx_http_gcp_bootstrap_done(void *arg, int rc);
+static void ngx_http_gcp_bootstrap_retry(ngx_event_t *ev);
 static void ngx_http_gcp_exit_process(ngx_cycle_t *cycle);
 static char *ngx_http_gcp_size_positive(ngx_conf_t *cf, void *post,
     void *data);
@@ -1231,6 +1233,11 @@ ngx_http_gcp_init_process(ngx_cycle_t *cycle)
     mcf->drain.data = mcf;
     mcf->drain.log = cycle->log;
 
+    mcf->bootstrap.handler = ngx_http_gcp_bootstrap_retry;
+    mcf->bootstrap.data = mcf;
+    mcf->bootstrap.log = cycle->log;
+    mcf->bootstrap.cancelable = 1;
+
     if (ngx_http_gcp_observe_start(cycle, &mcf->observe) != NGX_OK
         || ngx_http_gcp_open(cycle, mcf) != NGX_OK
         || ngx_http_gcp_sentinel(cycle, mcf) != NGX_OK)
@@ -1572,8 +1579,19 @@ ngx_http_gcp_bootstrap_done(void *arg, int rc)
     ngx_http_gcp_main_conf_t  *mcf = arg;
 
     if (rc != GCP_OK) {
+        /*
+         * as kube-apiserver's post-start hooks, tried until they succeed
+         * (e.g. etcd unreachable, or a copy of a large keyspace still
+         * loading past the timeout): not ready meanwhile
+         */
         ngx_log_error(NGX_LOG_ERR, ngx_cycle->log, 0,
-                      "gcp: bootstrap failed: %s", gcp_error_info(rc)->name);
+                      "gcp: bootstrap failed: %s, trying again in %d ms",
+                      gcp_error_info(rc)->name, NGX_HTTP_GCP_BOOTSTRAP_MS);
+
+        if (!ngx_exiting && !ngx_terminate && !ngx_quit) {
+            ngx_add_timer(&mcf->bootstrap, NGX_HTTP_GCP_BOOTSTRAP_MS);
+        }
+
         return;
     }
 
@@ -1581,6 +1599,19 @@ ngx_http_gcp_bootstrap_done(void *arg, int rc)
                    "gcp: bootstrap done");
 
     ngx_http_gcp_ctl_start((ngx_cycle_t *) ngx_cycle, mcf);
+}
+
+
+static void
+ngx_http_gcp_bootstrap_retry(ngx_event_t *ev)
+{
+    ngx_http_gcp_main_conf_t  *mcf = ev->data;
+
+    if (ngx_exiting || ngx_terminate || ngx_quit) {
+        return;
+    }
+
+    gcp_api_bootstrap(mcf->api, ngx_http_gcp_bootstrap_done, mcf);
 }
 
 
@@ -1595,6 +1626,10 @@ ngx_http_gcp_exit_process(ngx_cycle_t *cycle)
 
     if (mcf == NULL || mcf->loop == NULL) {
         return;
+    }
+
+    if (mcf->bootstrap.timer_set) {
+        ngx_del_timer(&mcf->bootstrap);
     }
 
     /* fast shutdown: watches still open are dropped with the process */

@@ -221,6 +221,8 @@ typedef struct {
     ngx_queue_t                  calls;     /* ngx_http_gcp_call_t.queue */
     ngx_connection_t            *sentinel;  /* tells of a graceful exit */
     ngx_event_t                  drain;     /* re-checks while exiting */
+    ngx_event_t                  bootstrap; /* tries a failed bootstrap */
+                                            /* again */
 } ngx_http_gcp_main_conf_t;
 
 

@@ -11,6 +11,7 @@ mirror=DIR, docs/storage.md "One copy per instance"):
 - /readyz's etcd-mirror check and the mirror's metrics (its revision,
   lag, feeder takeovers, loads, changes applied); the check fails while
   no worker feeds the mirror (etcd gone);
+- a worker whose bootstrap failed (etcd down at start) tries again;
 - the mirror's identity: a restart against another prefix, or after etcd
   compacted past the mirror, loads it again from a fresh range and never
   serves the old copy; a restart against the same etcd and prefix keeps
@@ -381,3 +382,33 @@ def test_identity(etcd):
             metrics(s), "ngx_gcp_etcd_mirror_loads_total") == 1, timeout=30)
     finally:
         s.stop(check=False)
+
+
+def test_bootstrap_retried():
+    """A worker whose bootstrap failed (etcd down at start, past the
+    timeout) tries it again until it succeeds: ready once etcd is back."""
+    with EtcdCluster(members=1) as own:
+        own.kill(0)
+        s = GcpServer(workers=2, etcd=own.endpoints,
+                      storage_opts="mirror=MIRROR")
+        s.storage_opts = s.storage_opts.replace(
+            "MIRROR", os.path.join(s.data_dir, "mirror"))
+        started = []
+        t = threading.Thread(target=lambda: started.append(
+            s.start(timeout=120)), daemon=True)
+        t.start()
+        try:
+            assert eventually(lambda: "bootstrap failed" in s.logs(),
+                              timeout=60)
+            own.restart(0)
+            own.wait(0)
+            t.join(120)
+            assert started, s.logs()[-3000:]
+            assert eventually(lambda: all(
+                call(s, "GET", "/readyz").status == 200
+                for _ in range(4)), timeout=60)
+            ns = call(s, "GET", "/api/v1/namespaces/default")
+            assert ns.status == 200, ns
+        finally:
+            t.join(5)
+            s.stop(check=False)
