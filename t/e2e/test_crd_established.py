@@ -106,3 +106,52 @@ def test_established_is_served_by_every_worker(srv):
             assert all(o["spec"]["p0"] == "x" for o in items)
 
     assert not failures, "\n".join(failures)
+
+
+AGGREGATED = ("application/json;g=apidiscovery.k8s.io;v=v2;"
+              "as=APIGroupDiscoveryList")
+
+
+def discovered(s, plural):
+    """What fresh connections (any worker) see of plural right away: the
+    group-version's resource list, aggregated discovery (kubectl's), and
+    OpenAPI v3's index."""
+    seen = []
+    r = call(s, "GET", "/apis/%s/v1" % GROUP)
+    seen.append(r.status == 200
+                and plural in [x["name"] for x in r.json["resources"]])
+    r = call(s, "GET", "/apis", headers={"Accept": AGGREGATED})
+    assert r.status == 200, r
+    seen.append(any(plural == res["resource"]
+                    for g in r.json["items"] if g["metadata"]["name"] == GROUP
+                    for v in g["versions"] for res in v["resources"]))
+    r = call(s, "GET", "/openapi/v3")
+    assert r.status == 200, r
+    seen.append("apis/%s/v1" % GROUP in r.json["paths"])
+    return seen
+
+
+def test_established_is_discovered_by_every_worker(srv):
+    """kubectl reads discovery before anything else: right after
+    Established, every worker's discovery documents have the new
+    resource (a worker whose CRD watch is behind the store reads the CRDs
+    before answering)."""
+    failures = []
+    for rnd in range(ROUNDS):
+        plural, kind = "widget%ds" % rnd, "Widget%d" % rnd
+        r = call(srv, "POST", "/apis/apiextensions.k8s.io/v1/"
+                 "customresourcedefinitions", crd(plural, kind))
+        assert r.status == 201, r
+        for _ in range(20000):
+            if is_established(srv, "%s.%s" % (plural, GROUP)):
+                break
+        else:
+            pytest.fail("%s never Established" % plural)
+
+        with concurrent.futures.ThreadPoolExecutor(CONNS) as pool:
+            answers = list(pool.map(lambda i: discovered(srv, plural),
+                                    range(CONNS)))
+        failures += ["round %d: %s" % (rnd, a) for a in answers
+                     if not all(a)]
+
+    assert not failures, "\n".join(failures)

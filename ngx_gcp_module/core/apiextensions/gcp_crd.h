@@ -81,6 +81,19 @@ typedef void (*gcp_crds_done_pt)(void *arg);
 int gcp_crds_refresh(gcp_api_t *api, const char *group, const char *resource,
     gcp_arena_t *a, gcp_crds_done_pt done, void *arg);
 
+/*
+ * For a discovery or OpenAPI request: when this worker's CRD watch has not
+ * delivered up to the store's current revision (a count of the CRDs tells
+ * it), reads the CRDs and applies those newer than this worker's copy, so
+ * that a CRD any worker shows Established is in this worker's documents
+ * too.  The reads use arena a.  Returns 1 when done(arg) will be called
+ * once it is done (it may be before this returns), 0 when there is
+ * nothing to do (CRDs not loaded yet or being listed, out of memory):
+ * answer at once.
+ */
+int gcp_crds_catch_up(gcp_api_t *api, gcp_arena_t *a, gcp_crds_done_pt done,
+    void *arg);
+
 /* Returns 1 once the CRDs in the store have been read (readyz). */
 int gcp_crds_synced(gcp_api_t *api);
 

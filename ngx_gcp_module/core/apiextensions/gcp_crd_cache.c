@@ -620,30 +620,68 @@ typedef struct {
 static void
 gcp_crds_refreshed(void *arg, gcp_store_result_t *res)
 {
-    unsigned             changed;
+    size_t               i;
+    unsigned             changed, any;
     gcp_kv_t            *kv;
     gcp_crds_t          *c;
     gcp_crds_refresh_t  *r = arg;
 
     c = r->api->crds;
 
-    /* a list under way brings it, or something newer */
+    /* a list under way brings them, or something newer */
 
-    if (c != NULL && c->synced && !c->loading && res->rc == GCP_OK
-        && res->nkvs == 1)
-    {
-        kv = &res->kvs[0];
+    if (c != NULL && c->synced && !c->loading && res->rc == GCP_OK) {
+        any = 0;
 
-        if (gcp_crds_apply(c, kv->key, kv->value, kv->mod_revision, r->a,
-                           &changed)
-            != GCP_OK
-            || (changed && gcp_crds_publish(c) != GCP_OK))
-        {
+        for (i = 0; i < res->nkvs; i++) {
+            kv = &res->kvs[i];
+
+            if (gcp_crds_apply(c, kv->key, kv->value, kv->mod_revision,
+                               r->a, &changed)
+                != GCP_OK)
+            {
+                gcp_crds_schedule_load(c);
+                r->done(r->arg);
+                return;
+            }
+
+            any |= changed;
+        }
+
+        if (any && gcp_crds_publish(c) != GCP_OK) {
             gcp_crds_schedule_load(c);
         }
     }
 
     r->done(r->arg);
+}
+
+
+/*
+ * The store's revision is known (a count of the CRDs): when this worker's
+ * watch has not delivered up to it, the CRDs are read and the newer ones
+ * applied.
+ */
+
+static void
+gcp_crds_probed(void *arg, gcp_store_result_t *res)
+{
+    gcp_crds_t          *c;
+    gcp_crds_refresh_t  *r = arg;
+
+    c = r->api->crds;
+
+    if (c == NULL || c->watch == NULL || res->rc != GCP_OK
+        || gcp_store_watch_revision(r->api->store, c->watch)
+           >= res->revision)
+    {
+        r->done(r->arg);
+        return;
+    }
+
+    gcp_store_range(r->api->store, gcp_crds_prefix(),
+                    gcp_store_prefix_end(r->a, gcp_crds_prefix()), 0, 0, 0,
+                    r->a, gcp_crds_refreshed, r);
 }
 
 
@@ -676,6 +714,35 @@ gcp_crds_refresh(gcp_api_t *api, const char *group, const char *resource,
     key.len = strlen(key.data);
 
     gcp_store_get(api->store, key, 0, a, gcp_crds_refreshed, r);
+
+    return 1;
+}
+
+
+int
+gcp_crds_catch_up(gcp_api_t *api, gcp_arena_t *a, gcp_crds_done_pt done,
+    void *arg)
+{
+    gcp_crds_t          *c = api->crds;
+    gcp_crds_refresh_t  *r;
+
+    if (c == NULL || !c->synced || c->loading || c->watch == NULL) {
+        return 0;
+    }
+
+    r = gcp_calloc(a, sizeof(gcp_crds_refresh_t));
+    if (r == NULL) {
+        return 0;
+    }
+
+    r->api = api;
+    r->a = a;
+    r->done = done;
+    r->arg = arg;
+
+    gcp_store_range(api->store, gcp_crds_prefix(),
+                    gcp_store_prefix_end(a, gcp_crds_prefix()), 0, 0, 1, a,
+                    gcp_crds_probed, r);
 
     return 1;
 }

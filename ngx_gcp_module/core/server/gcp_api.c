@@ -460,10 +460,49 @@ gcp_api_root(gcp_op_t *op)
 }
 
 
+static void gcp_api_nonresource(gcp_op_t *op);
+
+
+static void
+gcp_api_caught_up(void *arg)
+{
+    gcp_api_nonresource(arg);
+}
+
+
+/*
+ * Before discovery and OpenAPI documents: this worker's CRD watch may not
+ * have brought yet a CRD that another worker or instance shows
+ * Established; when the store is ahead of it, the CRDs are read first.
+ * Returns 1 when the request goes on there.
+ */
+
+static int
+gcp_api_catch_up_crds(gcp_op_t *op)
+{
+    const char  *path = op->ri.path;
+
+    if (op->crds_refreshed
+        || (strncmp(path, "/api", 4) != 0
+            && strncmp(path, "/openapi/", 9) != 0))
+    {
+        return 0;
+    }
+
+    op->crds_refreshed = 1;
+
+    return gcp_crds_catch_up(op->api, op->a, gcp_api_caught_up, op);
+}
+
+
 static void
 gcp_api_nonresource(gcp_op_t *op)
 {
     const char  *path = op->ri.path;
+
+    if (gcp_api_catch_up_crds(op)) {
+        return;
+    }
 
     if (strcmp(path, "/") == 0 || path[0] == '\0') {
         gcp_api_root(op);
