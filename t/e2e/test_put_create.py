@@ -182,3 +182,52 @@ def test_lease_update_needs_resource_version(server, namespace):
              lease("l9", holder="other", resourceVersion=rv))
     assert u.status == 200, u
     assert u.json["spec"]["holderIdentity"] == "other"
+
+
+def test_custom_resources_and_crds_need_resource_version(server, namespace):
+    """Custom resources and CRDs allow no unconditional update either
+    (apiextensions-apiserver's strategies): a PUT without
+    metadata.resourceVersion is 422 and writes nothing."""
+    from gcp_wait import eventually
+
+    group = "putrv.example.com"
+    crds = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions"
+    crd = {"apiVersion": "apiextensions.k8s.io/v1",
+           "kind": "CustomResourceDefinition",
+           "metadata": {"name": "dials." + group},
+           "spec": {"group": group, "scope": "Namespaced",
+                    "names": {"plural": "dials", "singular": "dial",
+                              "kind": "Dial"},
+                    "versions": [{"name": "v1", "served": True,
+                                  "storage": True,
+                                  "schema": {"openAPIV3Schema": {
+                                      "type": "object",
+                                      "x-kubernetes-preserve-unknown-fields":
+                                      True}}}]}}
+    r = call(server, "POST", crds, crd)
+    assert r.status == 201, r
+    try:
+        path = "/apis/%s/v1/namespaces/%s/dials" % (group, namespace)
+        dial = {"apiVersion": group + "/v1", "kind": "Dial",
+                "metadata": {"name": "d"}, "spec": {"v": 1}}
+        assert eventually(
+            lambda: call(server, "POST", path, dial).status == 201)
+        dial["spec"]["v"] = 2
+        u = call(server, "PUT", path + "/d", dial)
+        assert_status(u, 422, "Invalid")
+        assert u.json["message"] == (
+            'Dial.%s "d" is invalid: metadata.resourceVersion: Invalid '
+            "value: 0x0: must be specified for an update" % group), u.json
+        assert call(server, "GET", path + "/d").json["spec"] == {"v": 1}
+
+        crd["spec"]["names"]["shortNames"] = ["dl"]
+        u = call(server, "PUT", crds + "/dials." + group, crd)
+        assert_status(u, 422, "Invalid")
+        assert u.json["message"] == (
+            'CustomResourceDefinition.apiextensions.k8s.io "dials.%s" is '
+            "invalid: metadata.resourceVersion: Invalid value: 0x0: must be "
+            "specified for an update" % group), u.json
+        got = call(server, "GET", crds + "/dials." + group).json
+        assert "shortNames" not in got["spec"]["names"]
+    finally:
+        call(server, "DELETE", crds + "/dials." + group)

@@ -730,4 +730,5 @@ const gcp_strategy_t  gcp_cr_strategy = {
     .convert_to = gcp_cr_convert_to,
     .serve = gcp_cr_serve,
     .generation = 1,
+    .no_unconditional_update = 1,
 };

@@ -753,6 +753,7 @@ static const gcp_strategy_t  gcp_crd_strategy = {
     .prepare_delete = gcp_crd_prepare_delete,
     .validate_request = gcp_crd_validate,
     .generation = 1,
+    .no_unconditional_update = 1,
 };
 
 
