@@ -22,14 +22,16 @@ PYTHON      := /usr/bin/python3
 export GCP_LISTEN ?= 127.0.0.1:6443
 export GCP_DATA   ?= $(CURDIR)/var
 
-# Debian packages the build, the server and the tests need.
+# Debian packages the build, the server and the tests need; and npm
+# (tools/fetch-helm), Debian's unless an npm is on PATH already (Node.js
+# from elsewhere brings its own, which Debian's npm conflicts with).
 DEB_PACKAGES := nginx nginx-dev gcc make libc6-dev libjansson-dev \
     libpcre2-dev libssl-dev zlib1g-dev libcurl4-openssl-dev liblmdb-dev \
     libyaml-dev libcmocka-dev openssl curl python3 python3-pytest \
     python3-kubernetes python3-yaml python3-requests \
     python3-prometheus-client wrk etcd-server \
     etcd-client dpkg-dev debhelper lintian clang-14 libclang-rt-14-dev \
-    libsodium-dev npm unzip
+    libsodium-dev unzip
 
 # The core is in folders by layer (docs/architecture.md); headers are
 # included by name, every folder on the include path, as nginx does.
@@ -66,6 +68,7 @@ deps:
 	    dpkg-query -W -f='$${Status}' $$p 2>/dev/null \
 	        | grep -q "install ok installed" || missing="$$missing $$p"; \
 	done; \
+	command -v npm > /dev/null 2>&1 || missing="$$missing npm"; \
 	if [ -n "$$missing" ]; then \
 	    echo "installing:$$missing"; \
 	    SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
