@@ -15,6 +15,7 @@
 #include <cmocka.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <jansson.h>
 
 #include "gcp_time.h"
 #include "support_api.h"
@@ -546,7 +547,8 @@ wait_status(api_env_t *env, const char *path, int status)
 static void
 put_widget(api_env_t *env, int i, int create)
 {
-    char         path[160], body[512], size[32], on[32];
+    char         path[160], body[600], size[32], on[32], rv[64];
+    json_t      *got;
     api_resp_t  *r;
     const char  *ns = nss[i % 2];
 
@@ -561,10 +563,28 @@ put_widget(api_env_t *env, int i, int create)
         snprintf(on, sizeof(on), ",\"on\":%s", rand() % 2 ? "true" : "false");
     }
 
+    /* custom resources allow no unconditional update: PUT names the RV */
+
+    rv[0] = '\0';
+
+    if (!create) {
+        snprintf(path, sizeof(path), "/apis/" CR_GROUP "/v1/namespaces/%s/"
+                 "widgets/w-%03d", ns, i);
+        r = api_call(env, "GET", path, NULL, NULL, NULL);
+        assert_int_equal(r->status, 200);
+        got = json_loads(r->body, 0, NULL);
+        assert_non_null(got);
+        snprintf(rv, sizeof(rv), ",\"resourceVersion\":\"%s\"",
+                 json_string_value(json_object_get(json_object_get(got,
+                     "metadata"), "resourceVersion")));
+        json_decref(got);
+        api_resp_free(r);
+    }
+
     snprintf(body, sizeof(body), "{\"apiVersion\":\"" CR_GROUP "/v1\","
-             "\"kind\":\"Widget\",\"metadata\":{\"name\":\"w-%03d\","
+             "\"kind\":\"Widget\",\"metadata\":{\"name\":\"w-%03d\"%s,"
              "\"labels\":{\"app\":\"%s\"}},\"spec\":{\"color\":\"%s\"%s%s"
-             "%s}}", i, vals[rand() % 3], colors[rand() % 3], size, on,
+             "%s}}", i, rv, vals[rand() % 3], colors[rand() % 3], size, on,
              rand() % 2 ? ",\"shape\":\"square\"" : "");
 
     if (create) {
