@@ -64,22 +64,24 @@ def is_established(s, name):
                for c in r.json.get("status", {}).get("conditions") or [])
 
 
+def create_established(srv, plural, kind):
+    """Creates the CRD and returns at the first answer that says it is
+    Established: polled without a pause (bounded by the number of polls,
+    not by time), so that what follows comes right after it."""
+    r = call(srv, "POST", "/apis/apiextensions.k8s.io/v1/"
+             "customresourcedefinitions", crd(plural, kind))
+    assert r.status == 201, r
+    for _ in range(20000):
+        if is_established(srv, "%s.%s" % (plural, GROUP)):
+            return
+    pytest.fail("%s never Established" % plural)
+
+
 def test_established_is_served_by_every_worker(srv):
     failures = []
     for rnd in range(ROUNDS):
         plural, kind = "gadget%ds" % rnd, "Gadget%d" % rnd
-        r = call(srv, "POST", "/apis/apiextensions.k8s.io/v1/"
-                 "customresourcedefinitions", crd(plural, kind))
-        assert r.status == 201, r
-
-        # polled without a pause: the first answer that says Established
-        # is the one the resources are created after (bounded by the
-        # number of polls, not by time)
-        for _ in range(20000):
-            if is_established(srv, "%s.%s" % (plural, GROUP)):
-                break
-        else:
-            pytest.fail("%s never Established" % plural)
+        create_established(srv, plural, kind)
 
         path = "/apis/%s/v1/namespaces/est/%s" % (GROUP, plural)
 
@@ -139,14 +141,7 @@ def test_established_is_discovered_by_every_worker(srv):
     failures = []
     for rnd in range(ROUNDS):
         plural, kind = "widget%ds" % rnd, "Widget%d" % rnd
-        r = call(srv, "POST", "/apis/apiextensions.k8s.io/v1/"
-                 "customresourcedefinitions", crd(plural, kind))
-        assert r.status == 201, r
-        for _ in range(20000):
-            if is_established(srv, "%s.%s" % (plural, GROUP)):
-                break
-        else:
-            pytest.fail("%s never Established" % plural)
+        create_established(srv, plural, kind)
 
         with concurrent.futures.ThreadPoolExecutor(CONNS) as pool:
             answers = list(pool.map(lambda i: discovered(srv, plural),
