@@ -16,7 +16,10 @@
  * request about to be answered 404 under a group reads the CRD that would
  * serve it (gcp_crds_refresh()) and applies it when it is newer than this
  * worker's copy; the watch's event for that revision then changes
- * nothing.  One read of one key, only on that 404 path.
+ * nothing.  One read of one key, only on that 404 path.  Discovery and
+ * OpenAPI requests count the CRDs first (gcp_crds_catch_up()): only when
+ * the store is ahead of this worker's watch are the CRDs read and the
+ * newer ones applied.
  */
 
 #include <stdlib.h>
@@ -607,7 +610,7 @@ gcp_crds_free(gcp_api_t *api)
 }
 
 
-/* A refresh in flight (gcp_crds_refresh()). */
+/* A refresh in flight (gcp_crds_refresh(), gcp_crds_catch_up()). */
 
 typedef struct {
     gcp_api_t        *api;
@@ -615,6 +618,28 @@ typedef struct {
     gcp_crds_done_pt  done;
     void             *arg;
 } gcp_crds_refresh_t;
+
+
+/* Returns a refresh allocated in a, or NULL (out of memory). */
+
+static gcp_crds_refresh_t *
+gcp_crds_refresh_new(gcp_api_t *api, gcp_arena_t *a, gcp_crds_done_pt done,
+    void *arg)
+{
+    gcp_crds_refresh_t  *r;
+
+    r = gcp_calloc(a, sizeof(gcp_crds_refresh_t));
+    if (r == NULL) {
+        return NULL;
+    }
+
+    r->api = api;
+    r->a = a;
+    r->done = done;
+    r->arg = arg;
+
+    return r;
+}
 
 
 static void
@@ -700,16 +725,11 @@ gcp_crds_refresh(gcp_api_t *api, const char *group, const char *resource,
     }
 
     key.data = gcp_sprintf(a, GCP_CRD_PREFIX "%s.%s", resource, group);
-    r = gcp_calloc(a, sizeof(gcp_crds_refresh_t));
+    r = gcp_crds_refresh_new(api, a, done, arg);
 
     if (key.data == NULL || r == NULL) {
         return 0;
     }
-
-    r->api = api;
-    r->a = a;
-    r->done = done;
-    r->arg = arg;
 
     key.len = strlen(key.data);
 
@@ -730,15 +750,10 @@ gcp_crds_catch_up(gcp_api_t *api, gcp_arena_t *a, gcp_crds_done_pt done,
         return 0;
     }
 
-    r = gcp_calloc(a, sizeof(gcp_crds_refresh_t));
+    r = gcp_crds_refresh_new(api, a, done, arg);
     if (r == NULL) {
         return 0;
     }
-
-    r->api = api;
-    r->a = a;
-    r->done = done;
-    r->arg = arg;
 
     gcp_store_range(api->store, gcp_crds_prefix(),
                     gcp_store_prefix_end(a, gcp_crds_prefix()), 0, 0, 1, a,
