@@ -10,6 +10,7 @@ import pytest
 
 from gcp_http import assert_status, call
 from gcp_pbwire import decode, encode, envelope, get, unwrap
+from gcp_wait import eventually
 
 PB = "application/vnd.kubernetes.protobuf"
 
@@ -188,8 +189,6 @@ def test_custom_resources_and_crds_need_resource_version(server, namespace):
     """Custom resources and CRDs allow no unconditional update either
     (apiextensions-apiserver's strategies): a PUT without
     metadata.resourceVersion is 422 and writes nothing."""
-    from gcp_wait import eventually
-
     group = "putrv.example.com"
     crds = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions"
     crd = {"apiVersion": "apiextensions.k8s.io/v1",
