@@ -5,6 +5,7 @@
 
 #include "gcp_client.h"
 #include "gcp_object.h"
+#include "gcp_op.h"
 
 
 static const char * const  gcp_client_groups[] = {
@@ -18,15 +19,40 @@ const gcp_user_t  gcp_client_system_user = {
 
 typedef struct {
     gcp_request_t        req;       /* first: the core hands it back */
+    gcp_api_t           *api;
     gcp_client_done_pt   done;
     void                *arg;
+    gcp_client_resp_t    resp;
 } gcp_client_call_t;
 
 
+/* the answer handed to the caller, which may free the arena (timer) */
+
+static void
+gcp_client_deliver(void *arg)
+{
+    gcp_client_resp_t   r;
+    gcp_client_call_t  *c = arg;
+
+    /* on the stack: done may free the arena, and read r afterwards */
+
+    r = c->resp;
+    c->done(c->arg, &r);
+}
+
+
+/*
+ * The core's answer.  The caller's done may free the arena the request
+ * lives in, and the core (an admission plugin that refused, a handler)
+ * may still touch the request after it answered: done runs from the
+ * loop, once the core's callback returned, as the adapter finalizes a
+ * client's request from a posted event.
+ */
 static void
 gcp_client_done(gcp_request_t *req, gcp_response_t *resp)
 {
-    gcp_client_resp_t   r;
+    gcp_loop_t         *loop;
+    gcp_client_resp_t  *r;
     gcp_client_call_t  *c = (gcp_client_call_t *) req;
 
     /* a request for another server: not for the in-process client */
@@ -35,19 +61,27 @@ gcp_client_done(gcp_request_t *req, gcp_response_t *resp)
         gcp_api_proxy_end(req, 503, 0);
     }
 
-    r.status = resp->proxy ? 503 : resp->status;
-    r.body = resp->body;
-    r.json = NULL;
+    r = &c->resp;
+    r->status = resp->proxy ? 503 : resp->status;
+    r->body = resp->body;
+    r->json = NULL;
 
     if (resp->body.len && resp->content_type
         && strncmp(resp->content_type, "application/json", 16) == 0)
     {
-        r.json = gcp_json_arena(req->arena,
-                                json_loadb(resp->body.data, resp->body.len,
-                                           0, NULL));
+        r->json = gcp_json_arena(req->arena,
+                                 json_loadb(resp->body.data, resp->body.len,
+                                            0, NULL));
     }
 
-    c->done(c->arg, &r);
+    loop = c->api->conf.loop;
+
+    if (loop == NULL || loop->timer_add(loop, 0, gcp_client_deliver, c)
+                        == NULL)
+    {
+        /* no loop (tools): at once */
+        gcp_client_deliver(c);
+    }
 }
 
 
@@ -118,6 +152,7 @@ gcp_client_call(gcp_api_t *api, gcp_arena_t *a, const char *method,
     c->req.stream = &gcp_client_stream;
     c->req.ctx = c;
 
+    c->api = api;
     c->done = done;
     c->arg = arg;
 

@@ -32,8 +32,9 @@ typedef void (*gcp_client_done_pt)(void *arg, gcp_client_resp_t *resp);
  * Issues method path ("/api/v1/namespaces/x/configmaps?limit=10") with a
  * JSON body (NULL: none; content_type NULL: application/json) as user
  * (NULL: the core's own, all-powerful identity).  Calls done exactly once,
- * possibly before returning.  Everything lives in a, which must outlive the
- * call.
+ * from the API's loop after the core answered (at once, possibly before
+ * returning, when the API has no loop or a timer cannot be made), so that
+ * done may free a.  Everything lives in a, which must outlive the call.
  */
 void gcp_client_call(gcp_api_t *api, gcp_arena_t *a, const char *method,
     const char *path, const char *content_type, const char *body,

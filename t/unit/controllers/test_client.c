@@ -79,11 +79,71 @@ test_client_calls(void **state)
 }
 
 
+typedef struct {
+    result_t      r;
+    gcp_arena_t  *a;
+} owned_t;
+
+
+/* a caller that frees the request's arena as soon as it is answered */
+static void
+got_and_free(void *arg, gcp_client_resp_t *resp)
+{
+    owned_t  *o = arg;
+
+    gcp_arena_destroy(o->a);
+    o->a = NULL;
+
+    o->r.done = 1;
+    o->r.status = resp->status;
+}
+
+
+/*
+ * A refusal by an admission plugin (NamespaceLifecycle: a create in a
+ * terminating namespace) answers, then the plugin ends its step: the
+ * caller, which frees the arena when answered, is called after that
+ * (under ASan a use after free otherwise).
+ */
+static void
+test_client_caller_frees_on_refusal(void **state)
+{
+    owned_t      o;
+    api_resp_t  *resp;
+    api_env_t   *env = api_env_create();
+
+    resp = api_call(env, "POST", "/api/v1/namespaces", NULL,
+                    "{\"metadata\":{\"name\":\"ending\"}}", NULL);
+    assert_int_equal(resp->status, 201);
+    api_resp_free(resp);
+
+    /* no namespace controller here: it stays Terminating */
+    resp = api_call(env, "DELETE", "/api/v1/namespaces/ending", NULL, NULL,
+                    NULL);
+    assert_int_equal(resp->status, 200);
+    api_resp_free(resp);
+
+    memset(&o, 0, sizeof(o));
+    o.a = gcp_arena_create(0);
+
+    gcp_client_call(api_env_api(env), o.a, "POST",
+                    "/api/v1/namespaces/ending/configmaps", NULL,
+                    "{\"metadata\":{\"name\":\"late\"}}", NULL,
+                    got_and_free, &o);
+    wait_for(env, &o.r);
+    assert_int_equal(o.r.status, 403);
+    assert_null(o.a);
+
+    api_env_destroy(env);
+}
+
+
 int
 main(void)
 {
     const struct CMUnitTest  tests[] = {
         cmocka_unit_test(test_client_calls),
+        cmocka_unit_test(test_client_caller_frees_on_refusal),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
