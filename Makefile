@@ -9,7 +9,7 @@
 #   make fuzz       run every libFuzzer harness for FUZZ_SECONDS each
 #
 # Finer targets: deps, module, unit, asan, check-core, fuzz-check, e2e,
-# deb-test, bench, clean.
+# asan-module, e2e-asan, deb-test, bench, clean.
 
 SHELL := /bin/bash
 
@@ -56,6 +56,7 @@ ASAN_FLAGS   := -fsanitize=address,undefined -fno-omit-frame-pointer \
                 -fno-sanitize-recover=undefined
 
 .PHONY: all module deps run test unit asan unit-build asan-build check-core \
+        asan-module e2e-asan \
         fuzz fuzz-build fuzz-check fuzz-seeds e2e deb deb-test bench clean distclean
 
 all: module
@@ -277,6 +278,43 @@ else
 	echo "e2e: LMDB exit $$lmdb, etcd exit $$rc"; \
 	test $$lmdb = 0 && test $$rc = 0
 endif
+
+# The module built with ASan and UBSan (a copy of the nginx build with the
+# sanitizers added to its compile and link flags), and the e2e files run
+# with it (nginx started with libasan preloaded; a report in a worker's
+# log fails the test as a crash): `make e2e-asan E2E_FILES=t/e2e/x.py
+# PYTEST_ARGS=--storage=etcd`.  Not part of `make test` (about three
+# times slower than the suite).
+ASAN_NGX     := $(BUILD)/nginx-asan
+ASAN_MODULE  := $(ASAN_NGX)/objs/ngx_http_gcp_module.so
+
+asan-module: $(BUILD)/sources.list
+	@$(MAKE) --no-print-directory $(NGX_BUILD)/.configured $(GEN_SCHEMAS)
+	@if [ ! -f $(ASAN_NGX)/.configured ] \
+	    || [ $(NGX_BUILD)/.configured -nt $(ASAN_NGX)/.configured ]; then \
+	    rm -rf $(ASAN_NGX) && mkdir -p $(ASAN_NGX) && \
+	    cp -r $(NGX_BUILD)/auto $(NGX_BUILD)/src $(NGX_BUILD)/conf_flags \
+	        $(ASAN_NGX)/ && mkdir -p $(ASAN_NGX)/objs && \
+	    cp $(NGX_BUILD)/objs/*.c $(NGX_BUILD)/objs/*.h $(ASAN_NGX)/objs/ && \
+	    sed -e '/^CFLAGS =/s/$$/ $(ASAN_FLAGS)/' \
+	        -e '/^LINK =/s/$$/ -fsanitize=address,undefined/' \
+	        $(NGX_BUILD)/objs/Makefile > $(ASAN_NGX)/objs/Makefile && \
+	    grep -o 'objs/addon/[a-z_]*/' $(ASAN_NGX)/objs/Makefile | sort -u \
+	        | (cd $(ASAN_NGX) && xargs mkdir -p) && \
+	    touch $(ASAN_NGX)/.configured; \
+	fi
+	$(MAKE) -C $(ASAN_NGX) -f objs/Makefile modules \
+	    > $(BUILD)/module-asan.log 2>&1 || { grep -E -A6 \
+	    'error:|warning:|Error [0-9]' $(BUILD)/module-asan.log | head -80; \
+	    exit 1; }
+	@ls -l $(ASAN_MODULE)
+
+e2e-asan: asan-module $(HELM)
+	GCP_MODULE=$(ASAN_MODULE) \
+	GCP_NGINX_PRELOAD=$$(gcc -print-file-name=libasan.so) \
+	ASAN_OPTIONS=detect_leaks=0:halt_on_error=1:abort_on_error=1 \
+	UBSAN_OPTIONS=print_stacktrace=1 \
+	    $(PYTHON) -m pytest -q $(E2E_FILES) $(PYTEST_ARGS)
 
 # ---------------------------------------------------------------- package
 
