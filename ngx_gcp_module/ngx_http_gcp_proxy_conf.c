@@ -8,7 +8,6 @@
  */
 
 #include <openssl/pem.h>
-#include <openssl/sha.h>
 
 #include "ngx_http_gcp_module.h"
 
@@ -16,10 +15,21 @@
 #define NGX_HTTP_GCP_PROXY_MAX_TLS  64      /* TLS contexts kept */
 
 
+/*
+ * A TLS context and what it was made for: the CA bundle's bytes (a copy)
+ * and the flags.  Found by comparing them with a request's (a few hundred
+ * bytes of memcmp): a digest of the bundle on every request cost more
+ * than the rest of the proxy's own work.
+ */
 typedef struct {
-    u_char        key[SHA256_DIGEST_LENGTH + 1];
+    ngx_uint_t    flags;            /* insecure 1, front 2; */
+                                    /* NGX_HTTP_GCP_TLS_NONE: never found */
+    ngx_str_t     ca;
     ngx_ssl_t     ssl;
 } ngx_http_gcp_tls_t;
+
+
+#define NGX_HTTP_GCP_TLS_NONE  ((ngx_uint_t) -1)
 
 
 static ngx_str_t  ngx_http_gcp_proxy_hide[] = {
@@ -509,8 +519,8 @@ ngx_http_gcp_tls_create(ngx_http_gcp_proxy_conf_t *pcf, ngx_ssl_t *ssl,
 ngx_ssl_t *
 ngx_http_gcp_proxy_tls(ngx_http_request_t *r, const gcp_proxy_t *p)
 {
-    u_char                      key[SHA256_DIGEST_LENGTH + 1];
-    ngx_uint_t                  i;
+    ngx_uint_t                  i, flags;
+    ngx_pool_t                 *pool;
     ngx_ssl_t                  *ssl;
     ngx_pool_cleanup_t         *cln;
     ngx_http_gcp_tls_t         *t;
@@ -520,13 +530,15 @@ ngx_http_gcp_proxy_tls(ngx_http_request_t *r, const gcp_proxy_t *p)
     mcf = ngx_http_get_module_main_conf(r, ngx_http_gcp_module);
     pcf = &mcf->proxy;
 
-    SHA256((u_char *) p->ca.data, p->ca.len, key);
-    key[SHA256_DIGEST_LENGTH] = (p->insecure ? 1 : 0) | (p->front ? 2 : 0);
+    flags = (p->insecure ? 1 : 0) | (p->front ? 2 : 0);
 
     t = pcf->tls ? pcf->tls->elts : NULL;
 
     for (i = 0; t && i < pcf->tls->nelts; i++) {
-        if (ngx_memcmp(t[i].key, key, sizeof(key)) == 0) {
+        if (t[i].flags == flags && t[i].ca.len == p->ca.len
+            && (p->ca.len == 0
+                || ngx_memcmp(t[i].ca.data, p->ca.data, p->ca.len) == 0))
+        {
             return &t[i].ssl;
         }
     }
@@ -543,20 +555,35 @@ ngx_http_gcp_proxy_tls(ngx_http_request_t *r, const gcp_proxy_t *p)
     /* one context per CA, for the worker's life; beyond, per request */
 
     if (pcf->tls->nelts < NGX_HTTP_GCP_PROXY_MAX_TLS) {
+        pool = ngx_cycle->pool;
         t = ngx_array_push(pcf->tls);
-        cln = ngx_pool_cleanup_add(ngx_cycle->pool, 0);
 
     } else {
-        t = ngx_palloc(r->pool, sizeof(ngx_http_gcp_tls_t));
-        cln = ngx_pool_cleanup_add(r->pool, 0);
+        pool = r->pool;
+        t = ngx_palloc(pool, sizeof(ngx_http_gcp_tls_t));
     }
 
-    if (t == NULL || cln == NULL) {
+    if (t == NULL) {
         return NULL;
     }
 
     ngx_memzero(t, sizeof(ngx_http_gcp_tls_t));
-    ngx_memcpy(t->key, key, sizeof(key));
+
+    /* never found until it is made */
+    t->flags = NGX_HTTP_GCP_TLS_NONE;
+
+    t->ca.data = p->ca.len ? ngx_pnalloc(pool, p->ca.len) : (u_char *) "";
+    cln = ngx_pool_cleanup_add(pool, 0);
+
+    if (t->ca.data == NULL || cln == NULL) {
+        return NULL;
+    }
+
+    if (p->ca.len) {
+        ngx_memcpy(t->ca.data, p->ca.data, p->ca.len);
+    }
+
+    t->ca.len = p->ca.len;
     ssl = &t->ssl;
 
     if (ngx_http_gcp_tls_create(pcf, ssl, p, ngx_cycle->log) != NGX_OK) {
@@ -564,11 +591,10 @@ ngx_http_gcp_proxy_tls(ngx_http_request_t *r, const gcp_proxy_t *p)
             SSL_CTX_free(ssl->ctx);
         }
 
-        /* never found: the key cannot match any request */
-        ngx_memset(t->key, 0xff, sizeof(t->key));
         return NULL;
     }
 
+    t->flags = flags;
     cln->handler = ngx_ssl_cleanup_ctx;
     cln->data = ssl;
 
