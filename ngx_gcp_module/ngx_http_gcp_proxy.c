@@ -552,8 +552,10 @@ ngx_http_gcp_proxy_header_line(ngx_http_request_t *r)
     h->value.data = h->key.data + h->key.len + 1;
     h->lowcase_key = h->value.data + h->value.len + 1;
 
-    ngx_cpystrn(h->key.data, r->header_name_start, h->key.len + 1);
-    ngx_cpystrn(h->value.data, r->header_start, h->value.len + 1);
+    ngx_memcpy(h->key.data, r->header_name_start, h->key.len);
+    h->key.data[h->key.len] = '\0';
+    ngx_memcpy(h->value.data, r->header_start, h->value.len);
+    h->value.data[h->value.len] = '\0';
 
     if (h->key.len == r->lowcase_index) {
         ngx_memcpy(h->lowcase_key, r->lowcase_header, h->key.len);
