@@ -237,6 +237,15 @@ ngx_http_gcp_proxy_dropped(ngx_table_elt_t *h, const gcp_proxy_t *p)
     }
 
     for (name = p->remove; name && *name; name++) {
+
+        /* most names differ from the header at once: no length taken */
+
+        if ((*name)[0] != '*'
+            && ngx_tolower(h->key.data[0]) != ngx_tolower((*name)[0]))
+        {
+            continue;
+        }
+
         len = ngx_strlen(*name);
 
         if (len && (*name)[len - 1] == '*') {
