@@ -14,9 +14,10 @@
 
 
 typedef struct {
-    int     done;
-    int     status;
-    char    name[64];
+    int           done;
+    int           status;
+    char          name[64];
+    gcp_arena_t  *a;            /* got_and_free(): freed when answered */
 } result_t;
 
 
@@ -79,23 +80,17 @@ test_client_calls(void **state)
 }
 
 
-typedef struct {
-    result_t      r;
-    gcp_arena_t  *a;
-} owned_t;
-
-
 /* a caller that frees the request's arena as soon as it is answered */
 static void
 got_and_free(void *arg, gcp_client_resp_t *resp)
 {
-    owned_t  *o = arg;
+    result_t  *r = arg;
 
-    gcp_arena_destroy(o->a);
-    o->a = NULL;
+    gcp_arena_destroy(r->a);
+    r->a = NULL;
 
-    o->r.done = 1;
-    o->r.status = resp->status;
+    r->done = 1;
+    r->status = resp->status;
 }
 
 
@@ -108,7 +103,7 @@ got_and_free(void *arg, gcp_client_resp_t *resp)
 static void
 test_client_caller_frees_on_refusal(void **state)
 {
-    owned_t      o;
+    result_t     r;
     api_resp_t  *resp;
     api_env_t   *env = api_env_create();
 
@@ -123,16 +118,16 @@ test_client_caller_frees_on_refusal(void **state)
     assert_int_equal(resp->status, 200);
     api_resp_free(resp);
 
-    memset(&o, 0, sizeof(o));
-    o.a = gcp_arena_create(0);
+    memset(&r, 0, sizeof(r));
+    r.a = gcp_arena_create(0);
 
-    gcp_client_call(api_env_api(env), o.a, "POST",
+    gcp_client_call(api_env_api(env), r.a, "POST",
                     "/api/v1/namespaces/ending/configmaps", NULL,
                     "{\"metadata\":{\"name\":\"late\"}}", NULL,
-                    got_and_free, &o);
-    wait_for(env, &o.r);
-    assert_int_equal(o.r.status, 403);
-    assert_null(o.a);
+                    got_and_free, &r);
+    wait_for(env, &r);
+    assert_int_equal(r.status, 403);
+    assert_null(r.a);
 
     api_env_destroy(env);
 }
