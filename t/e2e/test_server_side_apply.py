@@ -11,6 +11,7 @@ import json
 import pytest
 import yaml
 
+import gcp_pbwire as pbwire
 from gcp_http import call
 
 
@@ -485,3 +486,30 @@ def test_managed_fields_of_creates_as_captured(server, namespace):
     assert entries(r.json) == [("refcapture", "Update", {
         "f:spec": {"f:hard": {".": {}, "f:count/configmaps": {},
                               "f:secrets": {}}}})]
+
+
+def test_empty_manager_omitted(server, namespace):
+    """A manager named "" (the User-Agent "/anonymous" has an empty
+    prefix): Go's omitempty leaves "manager" out of the JSON and YAML
+    entries; protobuf writes the field empty, as gogo-protobuf does."""
+    r = call(server, "POST", path(namespace), body=cm_doc("anon", {"k": "v"}),
+             headers={"User-Agent": "/anonymous"})
+    assert r.status == 201, r
+    [e] = r.json["metadata"]["managedFields"]
+    assert "manager" not in e and e["operation"] == "Update", e
+
+    r = call(server, "GET", path(namespace, "anon"),
+             headers={"Accept": "application/yaml"})
+    assert r.status == 200, r
+    [e] = yaml.safe_load(r.body)["metadata"]["managedFields"]
+    assert "manager" not in e and e["fieldsV1"] == {"f:data": {
+        ".": {}, "f:k": {}}}, e
+
+    r = call(server, "GET", path(namespace, "anon"),
+             headers={"Accept": "application/vnd.kubernetes.protobuf"})
+    assert r.status == 200, r
+    _, kind, raw = pbwire.unwrap(r.body)
+    meta = pbwire.decode(pbwire.get(pbwire.decode(raw), 1))
+    [e] = [pbwire.decode(v) for v in pbwire.every(meta, 17)]
+    assert kind == "ConfigMap" and pbwire.every(e, 1) == [b""], e
+    assert pbwire.get(e, 2) == b"Update", e

@@ -304,9 +304,9 @@ gcp_mf_encode(json_t *mf)
         for (k = 0; keys[k]; k++) {
             o = json_object_get(v[i], keys[k]);
 
-            if (o && !(json_is_string(o) && json_string_length(o) == 0
-                       && strcmp(keys[k], "manager") != 0))
-            {
+            /* every key is omitempty in Go, "manager" too */
+
+            if (o && !(json_is_string(o) && json_string_length(o) == 0)) {
                 json_object_set(e, keys[k], o);
             }
         }
