@@ -1125,24 +1125,29 @@ gcp_write_finalized(gcp_write_t *w, const json_t *obj)
 }
 
 
+/*
+ * The object deleted by an update that removed its last finalizer: as
+ * upstream's deleteWithoutFinalizers, the answer is the object of the
+ * request at the resourceVersion it was read at (not the deletion's),
+ * also when another request deleted it meanwhile.
+ */
+
 static void
 gcp_write_delete_done(void *arg, gcp_store_result_t *res)
 {
     gcp_write_t  *w = arg;
 
-    if (res->rc == GCP_ECONFLICT || res->rc == GCP_ENOTFOUND) {
-        if (++w->attempts < GCP_REG_MAX_RETRIES) {
-            gcp_write_read(w);
-            return;
-        }
+    if (res->rc == GCP_ECONFLICT && ++w->attempts < GCP_REG_MAX_RETRIES) {
+        gcp_write_read(w);
+        return;
     }
 
-    if (res->rc != GCP_OK) {
+    if (res->rc != GCP_OK && res->rc != GCP_ENOTFOUND) {
         gcp_reg_store_error(w->op, res, w->name);
         return;
     }
 
-    gcp_write_respond_obj(w, 200, w->stored, res->revision);
+    gcp_write_respond_obj(w, 200, w->stored, w->cur.mod_revision);
 }
 
 
