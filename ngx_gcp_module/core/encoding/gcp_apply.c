@@ -453,6 +453,7 @@ gcp_apply_cmp(gcp_apply_cmp_t *cx, const json_t *node, const json_t *l,
     const json_t *r, const char *key, int item, json_t *ch, json_t *rm,
     int depth)
 {
+    int                   mch, mrm;
     json_t               *cch, *crm, *keys, *e;
     const char           *k;
     gcp_fieldset_list_t   type;
@@ -489,10 +490,20 @@ gcp_apply_cmp(gcp_apply_cmp_t *cx, const json_t *node, const json_t *l,
                 && (r == NULL || json_is_object(r))
                 && !gcp_fieldset_atomic_map(cx->set, node))))
     {
+        /* a map or list that appears or goes is a member, items always */
+
+        mch = key && l == NULL && (item || !gcp_apply_empty(r));
+        mrm = key && r == NULL && (item || !gcp_apply_empty(l));
+
         cch = json_object();
         crm = json_object();
 
-        if (cch == NULL || crm == NULL) {
+        /* "." first, where upstream's order has it (often no sort then) */
+
+        if (cch == NULL || crm == NULL
+            || (mch && json_object_set_new(cch, ".", json_object()) != 0)
+            || (mrm && json_object_set_new(crm, ".", json_object()) != 0))
+        {
             json_decref(cch);
             json_decref(crm);
             json_decref(keys);
@@ -528,12 +539,18 @@ gcp_apply_cmp(gcp_apply_cmp_t *cx, const json_t *node, const json_t *l,
             return;
         }
 
-        /* a map or list that appears or goes is a member, items always */
+        /* a member without members below it is a leaf */
 
-        gcp_apply_attach(cx, ch, key, cch,
-                         l == NULL && (item || !gcp_apply_empty(r)));
-        gcp_apply_attach(cx, rm, key, crm,
-                         r == NULL && (item || !gcp_apply_empty(l)));
+        if (mch && json_object_size(cch) == 1) {
+            json_object_clear(cch);
+        }
+
+        if (mrm && json_object_size(crm) == 1) {
+            json_object_clear(crm);
+        }
+
+        gcp_apply_attach(cx, ch, key, cch, mch);
+        gcp_apply_attach(cx, rm, key, crm, mrm);
         return;
     }
 
@@ -584,13 +601,8 @@ gcp_apply_compare(const gcp_schema_set_t *set, const json_t *node,
 
     /* (built in the objects' key order, often upstream's already) */
 
-    *changed = gcp_fieldset_normal(ch) ? json_incref(ch)
-                                       : gcp_fieldset_normalize(ch);
-    *removed = gcp_fieldset_normal(rm) ? json_incref(rm)
-                                       : gcp_fieldset_normalize(rm);
-
-    json_decref(ch);
-    json_decref(rm);
+    *changed = gcp_fieldset_order(ch);
+    *removed = gcp_fieldset_order(rm);
 
     if (*changed == NULL || *removed == NULL) {
         json_decref(*changed);

@@ -640,6 +640,55 @@ gcp_fieldset_normal(const json_t *s)
 
 
 json_t *
+gcp_fieldset_order(json_t *s)
+{
+    int          sorted;
+    void        *it;
+    json_t      *v, *o;
+    const char  *k, *prev;
+
+    if (s == NULL) {
+        return NULL;
+    }
+
+    sorted = 1;
+    prev = NULL;
+
+    for (it = json_object_iter(s); it; it = json_object_iter_next(s, it)) {
+        k = json_object_iter_key(it);
+        v = json_object_iter_value(it);
+
+        if (json_object_size(v)) {
+            /* a level already in order is kept, shared */
+
+            o = gcp_fieldset_order(json_incref(v));
+
+            if (o == NULL) {
+                json_decref(s);
+                return NULL;
+            }
+
+            if (o == v) {
+                json_decref(o);
+
+            } else if (json_object_iter_set_new(s, it, o) != 0) {
+                json_decref(s);
+                return NULL;
+            }
+        }
+
+        if (prev && gcp_fs_cmp(&prev, &k) >= 0) {
+            sorted = 0;
+        }
+
+        prev = k;
+    }
+
+    return sorted ? s : gcp_fs_sorted(s);
+}
+
+
+json_t *
 gcp_fieldset_normalize(const json_t *s)
 {
     json_t  *empty, *out;

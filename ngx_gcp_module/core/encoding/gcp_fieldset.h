@@ -70,6 +70,14 @@ int gcp_fieldset_normal(const json_t *s);
 json_t *gcp_fieldset_normalize(const json_t *s);
 
 /*
+ * Returns s (consumed) with the keys of every level in upstream's order,
+ * for a set in that form but for the order (as one built from objects'
+ * keys is): levels already in order are kept, the others rebuilt; NULL
+ * when out of memory.
+ */
+json_t *gcp_fieldset_order(json_t *s);
+
+/*
  * Returns the leaf paths of s as upstream prints them in conflict
  * messages (".data.shared", ".spec.containers[name=\"c\"].image"), in
  * set order, as a new array of strings.

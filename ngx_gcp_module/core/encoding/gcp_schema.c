@@ -14,6 +14,7 @@
 
 struct gcp_schema_set_s {
     json_t  *defs;
+    json_t  *memo;          /* values derived from definitions, or NULL */
 };
 
 
@@ -45,7 +46,44 @@ gcp_schema_set_free(gcp_schema_set_t *set)
     }
 
     json_decref(set->defs);
+    json_decref(set->memo);
     free(set);
+}
+
+
+/* A definition changed: what was derived from the set may be stale. */
+
+static void
+gcp_schema_set_changed(gcp_schema_set_t *set)
+{
+    json_decref(set->memo);
+    set->memo = NULL;
+}
+
+
+const json_t *
+gcp_schema_memo_get(const gcp_schema_set_t *set, const char *key)
+{
+    return set && set->memo ? json_object_get(set->memo, key) : NULL;
+}
+
+
+int
+gcp_schema_memo_put(const gcp_schema_set_t *cset, const char *key,
+    json_t *value)
+{
+    /* a cache: the set's definitions are what is const */
+    gcp_schema_set_t  *set = (gcp_schema_set_t *) cset;
+
+    if (set->memo == NULL) {
+        set->memo = json_object();
+        if (set->memo == NULL) {
+            return GCP_ENOMEM;
+        }
+    }
+
+    return json_object_set(set->memo, key, value) == 0 ? GCP_OK
+                                                       : GCP_ENOMEM;
 }
 
 
@@ -62,6 +100,8 @@ gcp_schema_set_add_doc(gcp_schema_set_t *set, const char *json, size_t len,
         *err = "schema document is not a JSON object";
         return GCP_EBADREQUEST;
     }
+
+    gcp_schema_set_changed(set);
 
     if (json_object_update(set->defs, doc) != 0) {
         json_decref(doc);
@@ -95,6 +135,8 @@ gcp_schema_set_load_embedded(gcp_schema_set_t *set, const char **err)
 int
 gcp_schema_set_put(gcp_schema_set_t *set, const char *name, json_t *schema)
 {
+    gcp_schema_set_changed(set);
+
     return json_object_set(set->defs, name, schema) == 0 ? GCP_OK
                                                          : GCP_ENOMEM;
 }
@@ -103,6 +145,7 @@ gcp_schema_set_put(gcp_schema_set_t *set, const char *name, json_t *schema)
 void
 gcp_schema_set_del(gcp_schema_set_t *set, const char *name)
 {
+    gcp_schema_set_changed(set);
     json_object_del(set->defs, name);
 }
 

@@ -56,6 +56,18 @@ int gcp_schema_set_put(gcp_schema_set_t *set, const char *name,
 /* Removes the definition name (nothing when absent). */
 void gcp_schema_set_del(gcp_schema_set_t *set, const char *name);
 
+/*
+ * A memo of values derived from the definitions (e.g. a type's empty
+ * object), kept until a definition is added, replaced or removed:
+ * gcp_schema_memo_get() returns the value of key (borrowed, valid until
+ * the set changes) or NULL; gcp_schema_memo_put() stores a reference of
+ * value under key and returns GCP_OK or GCP_ENOMEM.
+ */
+const json_t *gcp_schema_memo_get(const gcp_schema_set_t *set,
+    const char *key);
+int gcp_schema_memo_put(const gcp_schema_set_t *set, const char *key,
+    json_t *value);
+
 /* Returns the definition NAME, or NULL. */
 const json_t *gcp_schema_get(const gcp_schema_set_t *set, const char *name);
 

@@ -271,7 +271,9 @@ void gcp_reg_managed_views(gcp_op_t *op, const json_t *a, const json_t *b,
 /*
  * The object a create compares its new object with, as upstream's field
  * manager sees a new Go object: metadata, and the struct fields of
- * built-in types that are not pointers, empty.  Borrowed from the arena.
+ * built-in types that are not pointers, empty.  Borrowed from the arena
+ * and shared by the requests of the type (made once per schema set): not
+ * to be changed.  NULL when out of memory.
  */
 json_t *gcp_reg_managed_shape(gcp_op_t *op, const gcp_managed_t *m);
 

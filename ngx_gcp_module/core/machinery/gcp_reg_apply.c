@@ -268,12 +268,32 @@ gcp_reg_managed_structs(const gcp_managed_t *m, const json_t *node,
 json_t *
 gcp_reg_managed_shape(gcp_op_t *op, const gcp_managed_t *m)
 {
-    json_t  *obj;
+    char          *key;
+    json_t        *obj;
+    const json_t  *memo;
+
+    if (op->res->unstructured || m->node == NULL || op->res->schema == NULL)
+    {
+        return gcp_json_arena(op->a, json_pack("{s:{}}", "metadata"));
+    }
+
+    /* the same for every object of the type: made once per schema set */
+
+    key = gcp_sprintf(op->a, "managed-shape:%s", op->res->schema);
+    if (key == NULL) {
+        return NULL;
+    }
+
+    memo = gcp_schema_memo_get(m->set, key);
+
+    if (memo) {
+        return gcp_json_arena(op->a, json_incref((json_t *) memo));
+    }
 
     obj = json_pack("{s:{}}", "metadata");
 
-    if (obj && !op->res->unstructured && m->node
-        && gcp_reg_managed_structs(m, m->node, obj, 0) != GCP_OK)
+    if (obj && (gcp_reg_managed_structs(m, m->node, obj, 0) != GCP_OK
+                || gcp_schema_memo_put(m->set, key, obj) != GCP_OK))
     {
         json_decref(obj);
         obj = NULL;

@@ -199,7 +199,7 @@ test_set_operations(void **state)
 static void
 test_set_predicates(void **state)
 {
-    json_t  *own, *ch, *other, *item, *c;
+    json_t  *own, *ch, *other, *item, *c, *kept;
 
     own = schema_json("{\"f:data\":{\"f:a\":{},\"f:n\":{}},"
                "\"f:metadata\":{\"f:labels\":{\".\":{},\"f:x\":{}}}}");
@@ -257,6 +257,18 @@ test_set_predicates(void **state)
     c = schema_json("{\"f:a\":1}");
     assert_false(gcp_fieldset_normal(c));
     json_decref(c);
+
+    /* ordered in place: a level in order is kept (the same object) */
+    c = schema_json("{\"f:metadata\":{\".\":{},\"f:b\":{}},"
+             "\"f:data\":{\"f:y\":{},\"f:x\":{},\".\":{}}}");
+    kept = json_incref(json_object_get(c, "f:metadata"));
+    c = gcp_fieldset_order(c);
+    assert_ptr_equal(json_object_get(c, "f:metadata"), kept);
+    assert_true(gcp_fieldset_normal(c));
+    schema_expect_json(c, "{\"f:data\":{\".\":{},\"f:x\":{},"
+                          "\"f:y\":{}},\"f:metadata\":{\".\":{},"
+                          "\"f:b\":{}}}");
+    json_decref(kept);
 
     json_decref(own);
     json_decref(ch);
