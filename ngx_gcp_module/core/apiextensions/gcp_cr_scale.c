@@ -46,6 +46,7 @@ typedef struct {
     gcp_str_t       value;          /* stored's bytes */
     int64_t         rev;            /* written at */
     json_int_t      replicas;
+    json_t         *applied_mf;     /* an apply's Scale entries, or NULL */
     const char     *precondition;   /* the Scale's resourceVersion */
     gcp_admit_t     ad;
     unsigned        retries;
@@ -345,6 +346,158 @@ gcp_scale_mutated(gcp_admit_t *ad, int rc)
 }
 
 
+/*
+ * The replicas paths of the versions of the resource (upstream's
+ * ResourcePathMappings): an array of def->nversions, or NULL when out of
+ * memory.
+ */
+
+static gcp_managed_scale_path_t *
+gcp_scale_paths(gcp_scale_t *s)
+{
+    size_t                     i;
+    gcp_cr_def_t              *def = s->cr->def;
+    gcp_managed_scale_path_t  *paths;
+
+    paths = gcp_calloc(s->op->a, (def->nversions + 1)
+                                 * sizeof(gcp_managed_scale_path_t));
+    if (paths == NULL) {
+        return NULL;
+    }
+
+    for (i = 0; i < def->nversions; i++) {
+        paths[i].api_version = gcp_sprintf(s->op->a, "%s/%s", def->group,
+                                           def->versions[i].name);
+        paths[i].replicas = def->versions[i].scale
+                            ? def->versions[i].spec_replicas_path : NULL;
+
+        if (paths[i].api_version == NULL) {
+            return NULL;
+        }
+    }
+
+    return paths;
+}
+
+
+/* The field manager of the Scale's writes: autoscaling/v1, scale. */
+
+static void
+gcp_scale_manager(gcp_scale_t *s, gcp_managed_t *m)
+{
+    gcp_reg_managed_init(s->op, m);
+    m->node = gcp_schema_get(s->op->api->schemas, GCP_SCALE_SCHEMA);
+    m->api_version = "autoscaling/v1";
+}
+
+
+/*
+ * Server-side apply of the body to the Scale cur (upstream's apply
+ * patcher behind its ScaleHandler): cur gets the entries that own the
+ * replicas field, seen as the Scale's, and the applied configuration is
+ * merged into it with conflicts among them.  Returns the new Scale (its
+ * entries in s->applied_mf), or NULL after responding.
+ */
+
+static json_t *
+gcp_scale_apply(gcp_scale_t *s, json_t *cur)
+{
+    int                        rc;
+    json_t                    *config, *merged, *conflicts, *sub;
+    gcp_op_t                  *op = s->op;
+    gcp_managed_t              m;
+    gcp_managed_scale_path_t  *paths;
+
+    config = gcp_reg_apply_config(op);
+    if (config == NULL) {
+        return NULL;
+    }
+
+    paths = gcp_scale_paths(s);
+    sub = paths ? gcp_json_arena(op->a,
+                      gcp_managed_scale_entries(
+                          json_object_get(json_object_get(s->old, "metadata"),
+                                          "managedFields"),
+                          paths, s->cr->def->nversions))
+                : NULL;
+
+    if (sub == NULL
+        || json_object_set(json_object_get(cur, "metadata"),
+                           "managedFields", sub) != 0)
+    {
+        gcp_op_error(op, GCP_ENOMEM, NULL, NULL);
+        return NULL;
+    }
+
+    gcp_scale_manager(s, &m);
+
+    merged = NULL;
+    conflicts = NULL;
+
+    rc = gcp_managed_apply(&m, cur, config,
+                           gcp_query_bool(&op->q, "force") == 1, &merged,
+                           &conflicts);
+    merged = gcp_json_arena(op->a, merged);
+    conflicts = gcp_json_arena(op->a, conflicts);
+
+    if (rc == 1) {
+        gcp_reg_apply_conflict(op, conflicts);
+        return NULL;
+    }
+
+    if (rc != 0 || merged == NULL) {
+        gcp_op_error(op, GCP_ENOMEM, NULL, NULL);
+        return NULL;
+    }
+
+    s->applied_mf = json_object_get(json_object_get(merged, "metadata"),
+                                    "managedFields");
+    if (s->applied_mf == NULL) {
+        s->applied_mf = gcp_json_arena(op->a, json_array());
+    }
+
+    return s->applied_mf ? merged : NULL;
+}
+
+
+/*
+ * A Scale body of an update: JSON, or YAML or protobuf as upstream's
+ * serializers of a built-in type decode it.
+ */
+
+static json_t *
+gcp_scale_body(gcp_scale_t *s)
+{
+    json_t      *out;
+    gcp_op_t    *op = s->op;
+    const char  *ct, *msg;
+
+    ct = gcp_media_content_type(op->a, op->req->content_type);
+
+    if (strcmp(ct, "application/yaml") == 0
+        || strcmp(ct, "application/vnd.kubernetes.protobuf") == 0)
+    {
+        return gcp_reg_decode_options(op, "Scale");
+    }
+
+    msg = NULL;
+    out = gcp_json_parse(op->a, op->req->body.data, op->req->body.len,
+                         &msg);
+
+    if (!json_is_object(out)) {
+        gcp_op_error(op, GCP_EBADREQUEST,
+                     gcp_sprintf(op->a, "the object provided is "
+                                 "unrecognized (must be of type Scale): "
+                                 "couldn't get version/kind; json parse "
+                                 "error: %s", msg ? msg : "not an "
+                                 "object"), NULL);
+        return NULL;
+    }
+
+    return out;
+}
+
+
 /* The Scale the request asks for: the body, or the patch applied. */
 
 static json_t *
@@ -360,20 +513,7 @@ gcp_scale_wanted(gcp_scale_t *s)
     out = NULL;
 
     if (strcmp(op->ri.verb, "update") == 0) {
-        out = gcp_json_parse(op->a, op->req->body.data, op->req->body.len,
-                             &msg);
-
-        if (!json_is_object(out)) {
-            gcp_op_error(op, GCP_EBADREQUEST,
-                         gcp_sprintf(op->a, "the object provided is "
-                                     "unrecognized (must be of type Scale): "
-                                     "couldn't get version/kind; json parse "
-                                     "error: %s", msg ? msg : "not an "
-                                     "object"), NULL);
-            return NULL;
-        }
-
-        return out;
+        return gcp_scale_body(s);
     }
 
     /* a patch of the current Scale */
@@ -388,6 +528,10 @@ gcp_scale_wanted(gcp_scale_t *s)
     }
 
     ct = gcp_media_content_type(op->a, op->req->content_type);
+
+    if (gcp_reg_is_apply(op)) {
+        return gcp_scale_apply(s, cur);
+    }
 
     if (strcmp(ct, "application/json-patch+json") == 0) {
         rc = gcp_patch_json(op->a, cur, op->req->body.data,
@@ -406,7 +550,8 @@ gcp_scale_wanted(gcp_scale_t *s)
                                  "unknown format - accepted media types "
                                  "include: application/json-patch+json, "
                                  "application/merge-patch+json, "
-                                 "application/strategic-merge-patch+json"),
+                                 "application/strategic-merge-patch+json, "
+                                 "application/apply-patch+yaml"),
                      NULL);
         return NULL;
     }
@@ -432,7 +577,6 @@ gcp_scale_wanted(gcp_scale_t *s)
 static int
 gcp_scale_managed(gcp_scale_t *s)
 {
-    size_t                     i;
     json_t                    *parent, *live, *want, *sub, *mf, *meta;
     gcp_buf_t                  b;
     gcp_op_t                  *op = s->op;
@@ -441,25 +585,19 @@ gcp_scale_managed(gcp_scale_t *s)
     gcp_managed_t              m;
     gcp_managed_scale_path_t  *paths;
 
-    paths = gcp_calloc(op->a, (def->nversions + 1)
-                              * sizeof(gcp_managed_scale_path_t));
+    paths = gcp_scale_paths(s);
     if (paths == NULL) {
         return GCP_ENOMEM;
     }
 
-    for (i = 0; i < def->nversions; i++) {
-        paths[i].api_version = gcp_sprintf(op->a, "%s/%s", def->group,
-                                           def->versions[i].name);
-        paths[i].replicas = def->versions[i].scale
-                            ? def->versions[i].spec_replicas_path : NULL;
-
-        if (paths[i].api_version == NULL) {
-            return GCP_ENOMEM;
-        }
-    }
-
     parent = json_object_get(json_object_get(s->old, "metadata"),
                              "managedFields");
+
+    if (s->applied_mf) {
+        /* an apply made the Scale's entries */
+        sub = s->applied_mf;
+        goto parent;
+    }
 
     /*
      * The Scale before the write, with its entries, and after it, as Go
@@ -485,12 +623,13 @@ gcp_scale_managed(gcp_scale_t *s)
         return GCP_ENOMEM;
     }
 
-    gcp_reg_managed_init(op, &m);
-    m.node = gcp_schema_get(op->api->schemas, GCP_SCALE_SCHEMA);
-    m.api_version = "autoscaling/v1";
+    gcp_scale_manager(s, &m);
 
     sub = gcp_json_arena(op->a, gcp_managed_update(&m, NULL, live, live,
                                                    want));
+
+parent:
+
     mf = sub ? gcp_json_arena(op->a,
                               gcp_managed_scale_parent(parent, sub, paths,
                                                        def->nversions,

@@ -279,7 +279,8 @@ json_t *gcp_reg_managed_shape(gcp_op_t *op, const gcp_managed_t *m);
 
 /*
  * The applied configuration of an apply PATCH: the YAML (or JSON) body,
- * its apiVersion the resource's, no managedFields, its name the URL's.
+ * its apiVersion the resource's (or that of the subresource's own kind:
+ * autoscaling/v1 for a /scale), no managedFields, its name the URL's.
  * Returns it (arena), or NULL after responding 400.
  */
 json_t *gcp_reg_apply_config(gcp_op_t *op);

@@ -306,11 +306,12 @@ gcp_reg_managed_shape(gcp_op_t *op, const gcp_managed_t *m)
 json_t *
 gcp_reg_apply_config(gcp_op_t *op)
 {
-    int              rc;
-    json_t          *obj, *meta;
-    gcp_str_t        body = op->req->body;
-    const char      *av, *name;
-    gcp_yaml_info_t  info;
+    int                       rc;
+    json_t                   *obj, *meta;
+    gcp_str_t                 body = op->req->body;
+    const char               *av, *name, *expect;
+    gcp_yaml_info_t           info;
+    const gcp_subresource_t  *sub;
 
     rc = gcp_yaml_parse(op->a, body.data, body.len, 0, &obj, &info);
 
@@ -331,14 +332,26 @@ gcp_reg_apply_config(gcp_op_t *op)
         return NULL;
     }
 
+    /* a subresource of another kind (a Scale) is applied as that kind */
+
+    sub = op->sub;
+    expect = sub == NULL || sub->group == NULL ? gcp_reg_api_version(op)
+             : sub->group[0] ? gcp_sprintf(op->a, "%s/%s", sub->group,
+                                           sub->version)
+             : sub->version;
+
     av = json_string_value(json_object_get(obj, "apiVersion"));
 
-    if (av == NULL || strcmp(av, gcp_reg_api_version(op)) != 0) {
+    if (expect == NULL) {
+        gcp_op_error(op, GCP_ENOMEM, NULL, NULL);
+        return NULL;
+    }
+
+    if (av == NULL || strcmp(av, expect) != 0) {
         gcp_op_error(op, GCP_EBADREQUEST,
                      gcp_sprintf(op->a, "Incorrect version specified in "
                                  "apply patch. Specified patch version: %s, "
-                                 "expected: %s", av ? av : "",
-                                 gcp_reg_api_version(op)),
+                                 "expected: %s", av ? av : "", expect),
                      NULL);
         return NULL;
     }

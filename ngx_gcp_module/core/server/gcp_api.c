@@ -645,7 +645,9 @@ gcp_api_resource(gcp_op_t *op)
         allowed |= GCP_MEDIA_BIT(GCP_MEDIA_TABLE);
     }
 
-    if (op->res->protobuf) {
+    /* a subresource of a built-in kind (a custom resource's Scale) too */
+
+    if (op->res->protobuf || (op->sub && op->sub->group && op->sub->kind)) {
         allowed |= GCP_MEDIA_BIT(GCP_MEDIA_PROTOBUF);
     }
 
