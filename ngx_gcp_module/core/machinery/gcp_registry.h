@@ -160,9 +160,10 @@ struct gcp_strategy_s {
      * The same to any apiVersion of the resource (upstream's field
      * manager sees a write in the apiVersion of each managedFields
      * entry): converts_to(op, api_version) returns 1 when objects of the
-     * request's version read differently there (a webhook converts them),
-     * and convert_to converts objs[0..n) of the request's version to it
-     * as convert does.
+     * request's version read differently there (a webhook converts them)
+     * or cannot be converted there (convert_to then fails: a version the
+     * resource no longer has), and convert_to converts objs[0..n) of the
+     * request's version to it as convert does.
      */
     int   (*converts_to)(gcp_op_t *op, const char *api_version);
     void  (*convert_to)(gcp_op_t *op, gcp_arena_t *a, json_t **objs,
