@@ -277,6 +277,37 @@ test_set_predicates(void **state)
 }
 
 
+/* A schema set's memo lasts until a definition changes. */
+
+static void
+test_schema_memo(void **state)
+{
+    json_t            *v, *def;
+    gcp_schema_set_t  *set;
+
+    set = gcp_schema_set_create();
+    assert_non_null(set);
+    assert_null(gcp_schema_memo_get(set, "k"));
+
+    v = schema_json("{\"metadata\":{}}");
+    assert_int_equal(gcp_schema_memo_put(set, "k", v), GCP_OK);
+    assert_ptr_equal(gcp_schema_memo_get(set, "k"), v);
+
+    def = schema_json("{\"type\":\"object\"}");
+    assert_int_equal(gcp_schema_set_put(set, "D", def), GCP_OK);
+    assert_null(gcp_schema_memo_get(set, "k"));
+
+    assert_int_equal(gcp_schema_memo_put(set, "k", v), GCP_OK);
+    gcp_schema_set_del(set, "D");
+    assert_null(gcp_schema_memo_get(set, "k"));
+
+    assert_int_equal(gcp_schema_memo_put(set, "k", v), GCP_OK);
+    json_decref(v);
+    json_decref(def);
+    gcp_schema_set_free(set);
+}
+
+
 int
 main(void)
 {
@@ -285,6 +316,7 @@ main(void)
         cmocka_unit_test(test_list_and_map_types),
         cmocka_unit_test(test_set_operations),
         cmocka_unit_test(test_set_predicates),
+        cmocka_unit_test(test_schema_memo),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
