@@ -26,6 +26,10 @@
  * failed, a connection shut down during it); the process's other TLS
  * users (nginx's own connections) find them there and take them for
  * theirs.  The queue is cleared whenever curl returns.
+ *
+ * Easy handles are kept for the next requests (curl_easy_reset): a new
+ * one costs curl a large allocation (its receive buffer) and its set-up,
+ * on every webhook call otherwise.
  */
 
 #include <stdlib.h>
@@ -35,6 +39,9 @@
 #include <openssl/err.h>
 
 #include "gcp_http.h"
+
+
+#define GCP_HTTP_IDLE_EASY  16
 
 
 typedef struct gcp_http_sock_s  gcp_http_sock_t;
@@ -90,6 +97,8 @@ struct gcp_http_s {
     gcp_http_req_t      *ready_last;
     uint64_t             requests;
     uint64_t             connections;
+    CURL                *idle[GCP_HTTP_IDLE_EASY];   /* easy handles */
+    size_t               nidle;                     /* kept, reset */
 };
 
 
@@ -428,6 +437,10 @@ gcp_http_destroy(gcp_http_t *h)
         gcp_http_req_free(h->reqs);
     }
 
+    while (h->nidle) {
+        curl_easy_cleanup(h->idle[--h->nidle]);
+    }
+
     /* closes the cached connections: the close callback runs */
     curl_multi_cleanup(h->multi);
     h->multi = NULL;
@@ -490,7 +503,15 @@ gcp_http_req_free(gcp_http_req_t *r)
         r->next->prev = r->prev;
     }
 
-    curl_easy_cleanup(r->easy);
+    if (r->easy && h->nidle < GCP_HTTP_IDLE_EASY) {
+        /* back to curl's defaults, buffers and TLS sessions kept */
+        curl_easy_reset(r->easy);
+        h->idle[h->nidle++] = r->easy;
+
+    } else {
+        curl_easy_cleanup(r->easy);
+    }
+
     curl_slist_free_all(r->headers);
     curl_slist_free_all(r->connect_to);
     free(r->body);
@@ -672,7 +693,7 @@ gcp_http_send(gcp_http_t *h, const gcp_http_opts_t *o, gcp_http_data_pt data,
     r->replayable = o->replayable || (o->body.data == NULL
                                       && (o->method == NULL
                                           || strcmp(o->method, "GET") == 0));
-    r->easy = curl_easy_init();
+    r->easy = h->nidle ? h->idle[--h->nidle] : curl_easy_init();
 
     r->next = h->reqs;
     if (h->reqs) {

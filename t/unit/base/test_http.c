@@ -371,7 +371,19 @@ test_answer_and_keep_alive(void **state)
     assert_int_equal(r.status, 201);
     assert_string_equal(r.body, "{\"a\":1}");
 
-    assert_int_equal(gcp_http_requests(h), 2);
+    /* a GET on the POST's easy handle, kept: nothing of the POST left */
+
+    memset(&o, 0, sizeof(o));
+    o.url = url;
+    o.timeout_ms = 5000;
+
+    memset(&r, 0, sizeof(r));
+    assert_non_null(gcp_http_send(h, &o, NULL, on_done, &r));
+    run(loop, &r, 5000);
+    assert_int_equal(r.status, 201);
+    assert_string_equal(r.body, "");
+
+    assert_int_equal(gcp_http_requests(h), 3);
     assert_int_equal(gcp_http_connections(h), 1);
 
     pthread_mutex_lock(&srv_lock);
