@@ -262,10 +262,11 @@ int gcp_webhook_dry_run(gcp_admit_t *ad, const gcp_webhook_t *hook,
  * upstream checks before a call (a dry run against side effects, what
  * makes the webhook impossible to call), then the AdmissionReview with
  * the object in the invocation's form (*sent, arena-owned; NULL for
- * deletes).  Returns GCP_OK (done will be called once); GCP_EUNAVAILABLE
- * with *why (a call failure, by the webhook's failure policy; done is not
- * called); or, after responding, GCP_EBADREQUEST (a dry run the webhook
- * refuses) or GCP_ENOMEM.
+ * deletes; ad->obj itself for a validating webhook of the request's own
+ * version, which must not change it).  Returns GCP_OK (done will be
+ * called once); GCP_EUNAVAILABLE with *why (a call failure, by the
+ * webhook's failure policy; done is not called); or, after responding,
+ * GCP_EBADREQUEST (a dry run the webhook refuses) or GCP_ENOMEM.
  */
 int gcp_webhook_call(gcp_webhook_plugin_t *p, gcp_admit_t *ad,
     const gcp_webhook_invocation_t *inv, gcp_webhook_review_t *rv,

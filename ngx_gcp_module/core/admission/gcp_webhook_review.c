@@ -20,10 +20,20 @@
 #include "gcp_webhook.h"
 
 
+/* "KEY": (after a comma unless first); keys need no escaping */
+static void
+gcp_whr_key(gcp_buf_t *b, const char *key, int first)
+{
+    gcp_buf_addstr(b, first ? "\"" : ",\"");
+    gcp_buf_addstr(b, key);
+    gcp_buf_addstr(b, "\":");
+}
+
+
 static void
 gcp_whr_str(gcp_buf_t *b, const char *key, const char *v, int first)
 {
-    gcp_buf_printf(b, "%s\"%s\":", first ? "" : ",", key);
+    gcp_whr_key(b, key, first);
     gcp_json_add_string(b, v, strlen(v));
 }
 
@@ -33,7 +43,8 @@ static void
 gcp_whr_gv(gcp_buf_t *b, const char *key, const char *group,
     const char *version, const char *what, const char *name)
 {
-    gcp_buf_printf(b, ",\"%s\":{", key);
+    gcp_whr_key(b, key, 0);
+    gcp_buf_addc(b, '{');
     gcp_whr_str(b, "group", group, 1);
     gcp_whr_str(b, "version", version, 0);
     gcp_whr_str(b, what, name, 0);
@@ -232,9 +243,10 @@ gcp_webhook_review_body(gcp_admit_t *ad, const gcp_webhook_invocation_t *inv,
 
     gcp_buf_init(&b, op->a);
 
-    gcp_buf_printf(&b, "{\"kind\":\"AdmissionReview\",\"apiVersion\":"
-                   "\"admission.k8s.io/%s\",\"request\":{",
-                   inv->hook->review);
+    gcp_buf_addstr(&b, "{\"kind\":\"AdmissionReview\",\"apiVersion\":"
+                   "\"admission.k8s.io/");
+    gcp_buf_addstr(&b, inv->hook->review);
+    gcp_buf_addstr(&b, "\",\"request\":{");
     gcp_whr_str(&b, "uid", uid, 1);
 
     gcp_whr_gv(&b, "kind", s && s->group ? s->group : inv->res->group,
@@ -274,7 +286,8 @@ gcp_webhook_review_body(gcp_admit_t *ad, const gcp_webhook_invocation_t *inv,
     gcp_buf_addstr(&b, ",\"oldObject\":");
     gcp_whr_object(&b, res, ad->old);
 
-    gcp_buf_printf(&b, ",\"dryRun\":%s", ad->dry_run ? "true" : "false");
+    gcp_buf_addstr(&b, ad->dry_run ? ",\"dryRun\":true"
+                                   : ",\"dryRun\":false");
     gcp_whr_options(&b, ad);
     gcp_buf_addstr(&b, "}}");
 
@@ -711,7 +724,11 @@ gcp_webhook_call(gcp_webhook_plugin_t *p, gcp_admit_t *ad,
         return GCP_EUNAVAILABLE;
     }
 
-    if (ad->obj) {
+    if (ad->obj && !h->mutating && inv->res == op->res) {
+        /* read only, by validating webhooks that run after every change */
+        *sent = ad->obj;
+
+    } else if (ad->obj) {
         *sent = gcp_json_arena(op->a, gcp_webhook_convert(op, op->res,
                                                           inv->res, ad->obj));
         if (*sent == NULL) {
