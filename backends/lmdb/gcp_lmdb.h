@@ -27,6 +27,7 @@
 #define GCP_LMDB_TOMBSTONE    0x01
 #define GCP_LMDB_KEYBUF       1024      /* > any LMDB max key size */
 #define GCP_LMDB_RPOOL        8         /* idle read txns kept */
+#define GCP_LMDB_SNAPS        4         /* read snapshots pinned at once */
 #define GCP_LMDB_TICK_MS      1000      /* safety timer */
 #define GCP_LMDB_PROGRESS_MS  1000      /* PROGRESS events, per watch */
 #define GCP_LMDB_CATCHUP      1000      /* log entries per catch-up turn */
@@ -102,6 +103,21 @@ struct gcp_store_watch_s {
 typedef struct gcp_lmdb_compact_s  gcp_lmdb_compact_t;
 
 
+/*
+ * A read txn pinned by the brief arenas of the reads whose results point
+ * into it (gcp_lmdb_pin()); concurrent reads share the newest one.
+ */
+typedef struct gcp_lmdb_snap_s  gcp_lmdb_snap_t;
+
+struct gcp_lmdb_snap_s {
+    gcp_lmdb_snap_t     *next;
+    void                *store;     /* gcp_lmdb_store_t; NULL once closed */
+    MDB_txn             *txn;
+    size_t               txnid;
+    unsigned             refs;      /* arenas pinning it */
+};
+
+
 typedef struct {
     gcp_store_t          store;     /* first: the gcp_store_t handed out */
 
@@ -115,6 +131,10 @@ typedef struct {
 
     MDB_txn             *rpool[GCP_LMDB_RPOOL];
     int                  nrpool;
+
+    gcp_lmdb_snap_t     *snaps;     /* pinned, the newest first */
+    unsigned             nsnaps;
+    uint64_t             pinned_reads;
 
     /* group commit: fields under mu are shared with the sync thread */
     pthread_t            thread;
@@ -194,6 +214,17 @@ int gcp_lmdb_rc(int mrc, const char **msg);
 int gcp_lmdb_rbegin(gcp_lmdb_store_t *s, MDB_txn **txn);
 /* Ends a read txn begun by gcp_lmdb_rbegin(). */
 void gcp_lmdb_rend(gcp_lmdb_store_t *s, MDB_txn *txn);
+/*
+ * Returns a read txn at the newest committed state pinned until a is
+ * destroyed (shared with the other reads pinning that state), so that
+ * what is read in it may be handed out without a copy; NULL when a is not
+ * brief (gcp_arena_set_brief()), when GCP_LMDB_SNAPS older snapshots are
+ * still pinned, or on failure: then the caller reads in a txn of its own
+ * and copies.  The store owns the txn; the caller never ends it.
+ */
+MDB_txn *gcp_lmdb_pin(gcp_lmdb_store_t *s, gcp_arena_t *a);
+/* Ends the pinned snapshots' txns as the store closes. */
+void gcp_lmdb_pins_close(gcp_lmdb_store_t *s);
 /* Reads a meta counter (default def when absent); returns GCP_OK or err. */
 int gcp_lmdb_meta_get(gcp_lmdb_store_t *s, MDB_txn *txn, const char *name,
     int64_t def, int64_t *val);

@@ -60,6 +60,7 @@ typedef struct {
     gcp_buf_t            kvs;
     int64_t              limit;
     int                  count_only;
+    int                  pinned;    /* kvs may point into the snapshot */
     gcp_store_result_t  *res;
 } gcp_lmdb_collect_t;
 
@@ -82,7 +83,16 @@ gcp_lmdb_collect(gcp_lmdb_collect_t *col, const gcp_lmdb_entry_t *e)
         return GCP_OK;
     }
 
-    if (gcp_lmdb_copy_kv(col->arena, e, &kv) != GCP_OK) {
+    if (col->pinned) {
+        /* the key is followed by the \0 of its hist key in the map */
+        kv.key = e->key;
+        kv.value = e->value;
+        kv.create_revision = e->create_revision;
+        kv.mod_revision = e->mod_revision;
+        kv.version = e->version;
+        kv.stale = 0;
+
+    } else if (gcp_lmdb_copy_kv(col->arena, e, &kv) != GCP_OK) {
         return GCP_ENOMEM;
     }
 
@@ -176,6 +186,16 @@ gcp_lmdb_scan(MDB_cursor *c, gcp_str_t key, size_t max_key,
 }
 
 
+/* Ends a read's txn unless it is a pinned snapshot (its arena ends it). */
+static void
+gcp_lmdb_read_end(gcp_lmdb_store_t *s, MDB_txn *txn, int pinned)
+{
+    if (!pinned) {
+        gcp_lmdb_rend(s, txn);
+    }
+}
+
+
 static void
 gcp_lmdb_read(gcp_lmdb_store_t *s, gcp_str_t key, gcp_str_t range_end,
     int single, int64_t revision, int64_t limit, int count_only,
@@ -210,22 +230,30 @@ gcp_lmdb_read(gcp_lmdb_store_t *s, gcp_str_t key, gcp_str_t range_end,
 
     single = single ? (rc == GCP_OK ? 1 : -1) : 0;
 
-    rc = gcp_lmdb_rbegin(s, &txn);
-    if (rc != GCP_OK) {
-        done(arg, gcp_lmdb_fail(res, rc, "storage: cannot begin a read"));
-        return;
+    /* a brief arena: the values are handed out of the map, not copied */
+
+    txn = count_only ? NULL : gcp_lmdb_pin(s, a);
+    col.pinned = (txn != NULL);
+
+    if (txn == NULL) {
+        rc = gcp_lmdb_rbegin(s, &txn);
+        if (rc != GCP_OK) {
+            done(arg,
+                 gcp_lmdb_fail(res, rc, "storage: cannot begin a read"));
+            return;
+        }
     }
 
     rc = gcp_lmdb_check_rev(s, txn, revision, res);
     if (rc != GCP_OK) {
-        gcp_lmdb_rend(s, txn);
+        gcp_lmdb_read_end(s, txn, col.pinned);
         done(arg, gcp_lmdb_fail(res, rc, res->message));
         return;
     }
 
     mrc = mdb_cursor_open(txn, s->hist, &c);
     if (mrc != MDB_SUCCESS) {
-        gcp_lmdb_rend(s, txn);
+        gcp_lmdb_read_end(s, txn, col.pinned);
         rc = gcp_lmdb_rc(mrc, &msg);
         done(arg, gcp_lmdb_fail(res, rc, msg));
         return;
@@ -263,7 +291,7 @@ gcp_lmdb_read(gcp_lmdb_store_t *s, gcp_str_t key, gcp_str_t range_end,
     }
 
     mdb_cursor_close(c);
-    gcp_lmdb_rend(s, txn);
+    gcp_lmdb_read_end(s, txn, col.pinned);
 
     if (rc != GCP_OK) {
         done(arg, gcp_lmdb_fail(res, rc, "storage: read failed"));

@@ -5,6 +5,7 @@
  */
 
 #include <errno.h>
+#include <stdlib.h>
 
 #include "gcp_lmdb.h"
 
@@ -76,6 +77,103 @@ gcp_lmdb_rend(gcp_lmdb_store_t *s, MDB_txn *txn)
     }
 
     mdb_txn_abort(txn);
+}
+
+
+static void
+gcp_lmdb_unpin(void *data)
+{
+    gcp_lmdb_snap_t    *snap = data;
+    gcp_lmdb_snap_t   **pp;
+    gcp_lmdb_store_t   *s;
+
+    if (--snap->refs > 0) {
+        return;
+    }
+
+    s = snap->store;
+
+    if (s != NULL) {
+        for (pp = &s->snaps; *pp != snap; pp = &(*pp)->next) {
+            /* void */
+        }
+
+        *pp = snap->next;
+        s->nsnaps--;
+        gcp_lmdb_rend(s, snap->txn);
+    }
+
+    free(snap);
+}
+
+
+MDB_txn *
+gcp_lmdb_pin(gcp_lmdb_store_t *s, gcp_arena_t *a)
+{
+    MDB_txn          *txn;
+    MDB_envinfo       info;
+    gcp_lmdb_snap_t  *snap;
+
+    if (!gcp_arena_brief(a) || mdb_env_info(s->env, &info) != MDB_SUCCESS) {
+        return NULL;
+    }
+
+    snap = s->snaps;
+
+    if (snap == NULL || snap->txnid != info.me_last_txnid) {
+
+        /* a write committed since: a snapshot of the newest state */
+
+        if (s->nsnaps >= GCP_LMDB_SNAPS) {
+            return NULL;
+        }
+
+        snap = calloc(1, sizeof(gcp_lmdb_snap_t));
+        if (snap == NULL) {
+            return NULL;
+        }
+
+        if (gcp_lmdb_rbegin(s, &txn) != GCP_OK) {
+            free(snap);
+            return NULL;
+        }
+
+        snap->store = s;
+        snap->txn = txn;
+        snap->txnid = mdb_txn_id(txn);
+        snap->next = s->snaps;
+        s->snaps = snap;
+        s->nsnaps++;
+    }
+
+    snap->refs++;
+
+    if (gcp_arena_cleanup(a, gcp_lmdb_unpin, snap) != GCP_OK) {
+        /* unpinned at once */
+        return NULL;
+    }
+
+    s->pinned_reads++;
+
+    return snap->txn;
+}
+
+
+void
+gcp_lmdb_pins_close(gcp_lmdb_store_t *s)
+{
+    gcp_lmdb_snap_t  *snap, *next;
+
+    for (snap = s->snaps; snap; snap = next) {
+        next = snap->next;
+        mdb_txn_abort(snap->txn);
+        snap->store = NULL;
+        snap->txn = NULL;
+        snap->next = NULL;
+    }
+
+    s->snaps = NULL;
+    s->nsnaps = 0;
 }
 
 

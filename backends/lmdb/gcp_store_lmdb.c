@@ -423,6 +423,7 @@ gcp_lmdb_close(gcp_store_t *st)
     gcp_lmdb_compact_close(s);
     gcp_lmdb_watch_close(s);
     gcp_lmdb_sync_stop(s);
+    gcp_lmdb_pins_close(s);
 
     while (s->nrpool > 0) {
         mdb_txn_abort(s->rpool[--s->nrpool]);
@@ -490,6 +491,8 @@ gcp_lmdb_stats(gcp_store_t *st, gcp_lmdb_stats_t *out)
     out->timer_rounds = s->timer_rounds;
     out->compact_batches = s->compact_batches;
     out->watches = s->nwatches;
+    out->pinned_reads = s->pinned_reads;
+    out->snapshots = s->nsnaps;
 
     return rc;
 }

@@ -57,6 +57,9 @@ typedef struct {
                                     /* events from the safety timer */
     uint64_t     compact_batches;   /* this process: compaction txns */
     uint64_t     watches;           /* this process: live watches */
+    uint64_t     pinned_reads;      /* this process: reads handed out of */
+                                    /* the map without a copy */
+    uint64_t     snapshots;         /* this process: snapshots pinned now */
     uint64_t     hist_entries;      /* entries in the hist database */
     uint64_t     log_entries;       /* entries in the log database */
     size_t       map_used;          /* bytes of the map in use */

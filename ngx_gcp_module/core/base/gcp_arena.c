@@ -42,6 +42,7 @@ struct gcp_arena_s {
     gcp_cleanup_t  *cleanups;
     size_t          block_size;
     size_t          total;
+    unsigned        brief:1;
 };
 
 
@@ -250,6 +251,20 @@ size_t
 gcp_arena_used(const gcp_arena_t *a)
 {
     return a->total;
+}
+
+
+void
+gcp_arena_set_brief(gcp_arena_t *a)
+{
+    a->brief = 1;
+}
+
+
+int
+gcp_arena_brief(const gcp_arena_t *a)
+{
+    return a->brief;
 }
 
 

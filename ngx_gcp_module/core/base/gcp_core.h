@@ -83,6 +83,17 @@ int gcp_arena_cleanup(gcp_arena_t *a, gcp_cleanup_pt handler, void *data);
 /* Total bytes handed out by the arena (for tests and accounting). */
 size_t gcp_arena_used(const gcp_arena_t *a);
 
+/*
+ * Marks a as going with one request that ends soon (a GET or a LIST):
+ * stores may then hand out read results pointing into memory of their
+ * own, kept valid until a is destroyed (an LMDB read snapshot), instead
+ * of copies.  gcp_arena_brief() returns 1 once a was marked, else 0.
+ * Arenas that live long (watches, caches) are never marked: they would
+ * pin a store's old pages.
+ */
+void gcp_arena_set_brief(gcp_arena_t *a);
+int gcp_arena_brief(const gcp_arena_t *a);
+
 
 /*
  * A growable byte buffer.  Its storage is malloc'd and released by the arena

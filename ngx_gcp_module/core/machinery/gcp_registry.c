@@ -273,6 +273,8 @@ gcp_registry_handle(gcp_op_t *op)
         }
 
         if (strcmp(verb, "list") == 0 && (verbs & GCP_VERB_LIST)) {
+            /* the answer's values may point into the store's snapshot */
+            gcp_arena_set_brief(op->a);
             gcp_reg_list(op);
 
         } else if (strcmp(verb, "watch") == 0 && (verbs & GCP_VERB_WATCH)) {
@@ -308,6 +310,10 @@ gcp_registry_handle(gcp_op_t *op)
         {
             gcp_reg_method_not_allowed(op);
             return;
+        }
+
+        if (gcp_query_bool(&op->q, "watch") != 1) {
+            gcp_arena_set_brief(op->a);
         }
 
         gcp_reg_get(op);

@@ -385,6 +385,135 @@ typedef struct {
 } gc_state_t;
 
 
+/* A brief arena: reads into it may be pinned snapshots of the map. */
+static gcp_arena_t *
+lm_brief(void)
+{
+    gcp_arena_t  *a;
+
+    a = gcp_arena_create(0);
+    assert_non_null(a);
+    gcp_arena_set_brief(a);
+
+    return a;
+}
+
+
+static void
+test_pinned_reads(void **state)
+{
+    int                  i;
+    int64_t              r2;
+    gcp_arena_t         *w, *a1, *a2, *a3, *b[4];
+    gcp_store_t         *s;
+    lm_env_t            *e = *state;
+    gcp_lmdb_stats_t     st;
+    gcp_store_result_t  *l1, *g2, *res;
+
+    assert_non_null(lm_prefork(e, 1, 1));
+    s = lm_open_slot(e, 0);
+    assert_non_null(s);
+    w = gcp_arena_create(0);
+
+    (void) gcp_sc_create(s, w, K("/p/a"), K("v1"));
+    r2 = gcp_sc_create(s, w, K("/p/b"), K("w1"))->revision;
+
+    /* a list and a get in brief arenas share one snapshot, not copied */
+
+    a1 = lm_brief();
+    l1 = gcp_sc_range(s, a1, K("/p/"), K("/p0"), 0, 0, 0);
+    assert_int_equal(l1->rc, GCP_OK);
+    assert_int_equal(l1->nkvs, 2);
+
+    a2 = lm_brief();
+    g2 = gcp_sc_get(s, a2, K("/p/a"), 0);
+    assert_int_equal(g2->nkvs, 1);
+    assert_ptr_equal(g2->kvs[0].value.data, l1->kvs[0].value.data);
+    assert_ptr_equal(g2->kvs[0].key.data, l1->kvs[0].key.data);
+    assert_int_equal(g2->kvs[0].key.data[g2->kvs[0].key.len], '\0');
+
+    st = lm_stats(s);
+    assert_int_equal(st.pinned_reads, 2);
+    assert_int_equal(st.snapshots, 1);
+
+    /* not brief, or a count: copied as before */
+
+    res = gcp_sc_get(s, w, K("/p/a"), 0);
+    assert_ptr_not_equal(res->kvs[0].value.data, l1->kvs[0].value.data);
+    assert_memory_equal(res->kvs[0].value.data, "v1", 3);
+    res = gcp_sc_range(s, a1, K("/p/"), K("/p0"), 0, 0, 1);
+    assert_int_equal(res->count, 2);
+    assert_int_equal(lm_stats(s).pinned_reads, 2);
+
+    /*
+     * Changes, a compaction freeing the old versions and more writes
+     * reusing pages: the pinned results keep what they read
+     */
+
+    (void) gcp_sc_update(s, w, K("/p/a"), K("v2"), 0);
+    (void) gcp_sc_delete(s, w, K("/p/b"), 0);
+    assert_int_equal(gcp_sc_compact(s, w, gcp_sc_revision(s))->rc, GCP_OK);
+
+    (void) gcp_sc_create(s, w, K("/p/c"), K("0"));
+
+    for (i = 0; i < 200; i++) {
+        (void) gcp_sc_update(s, w, K("/p/c"),
+                             K("0123456789abcdef0123456789abcdef"), 0);
+    }
+
+    assert_int_equal(l1->revision, r2);
+    assert_memory_equal(l1->kvs[0].key.data, "/p/a", 4);
+    assert_memory_equal(l1->kvs[0].value.data, "v1", 2);
+    assert_int_equal(l1->kvs[0].value.len, 2);
+    assert_memory_equal(l1->kvs[1].key.data, "/p/b", 4);
+    assert_memory_equal(l1->kvs[1].value.data, "w1", 2);
+
+    /* a read after the writes: the newest state, a snapshot of its own */
+
+    a3 = lm_brief();
+    res = gcp_sc_get(s, a3, K("/p/a"), 0);
+    assert_memory_equal(res->kvs[0].value.data, "v2", 2);
+    assert_int_equal(gcp_sc_get(s, a3, K("/p/b"), 0)->nkvs, 0);
+    st = lm_stats(s);
+    assert_int_equal(st.pinned_reads, 4);
+    assert_int_equal(st.snapshots, 2);
+
+    /* at most GCP_LMDB_SNAPS (4) pinned: beyond, reads copy */
+
+    (void) gcp_sc_create(s, w, K("/p/d"), K("x"));
+
+    for (i = 0; i < 4; i++) {
+        (void) gcp_sc_update(s, w, K("/p/d"), K("x"), 0);
+        b[i] = lm_brief();
+        res = gcp_sc_get(s, b[i], K("/p/d"), 0);
+        assert_int_equal(res->kvs[0].version, i + 2);
+    }
+
+    st = lm_stats(s);
+    assert_int_equal(st.snapshots, 4);
+    assert_int_equal(st.pinned_reads, 6);
+
+    /* the snapshot goes with the last arena pinning it */
+
+    gcp_arena_destroy(a1);
+    assert_int_equal(lm_stats(s).snapshots, 4);
+    gcp_arena_destroy(a2);
+    assert_int_equal(lm_stats(s).snapshots, 3);
+
+    for (i = 0; i < 4; i++) {
+        gcp_arena_destroy(b[i]);
+    }
+
+    assert_int_equal(lm_stats(s).snapshots, 1);
+
+    /* the store closed before an arena pinning it: nothing left behind */
+
+    lm_close_slot(e);
+    gcp_arena_destroy(a3);
+    gcp_arena_destroy(w);
+}
+
+
 typedef struct {
     gc_state_t          *st;
     int                  i;
@@ -1562,6 +1691,8 @@ test_mirror_mp(void **state)
 static const struct CMUnitTest  lmdb_tests[] = {
     cmocka_unit_test_setup_teardown(test_key_limits, lm_setup, lm_teardown),
     cmocka_unit_test_setup_teardown(test_reopen, lm_setup, lm_teardown),
+    cmocka_unit_test_setup_teardown(test_pinned_reads, lm_setup,
+                                    lm_teardown),
     cmocka_unit_test_setup_teardown(test_group_commit, lm_setup,
                                     lm_teardown),
     cmocka_unit_test_setup_teardown(test_sync_failure, lm_setup,
