@@ -3,6 +3,8 @@
  * LMDB backend: how keys, hist entries and revisions are encoded.
  */
 
+#include <endian.h>
+
 #include "gcp_lmdb.h"
 
 
@@ -32,27 +34,20 @@ gcp_lmdb_check_key(gcp_lmdb_store_t *s, gcp_str_t key, int allow_empty,
 static void
 gcp_lmdb_be64(char *p, uint64_t n)
 {
-    int  i;
-
-    for (i = 7; i >= 0; i--) {
-        p[i] = (char) (n & 0xff);
-        n >>= 8;
-    }
+    n = htobe64(n);
+    memcpy(p, &n, 8);
 }
 
 
+/* One load and a byte swap: three per entry of every range walked. */
 static uint64_t
 gcp_lmdb_get64(const char *p)
 {
-    int       i;
     uint64_t  n;
 
-    n = 0;
-    for (i = 0; i < 8; i++) {
-        n = (n << 8) | (unsigned char) p[i];
-    }
+    memcpy(&n, p, 8);
 
-    return n;
+    return be64toh(n);
 }
 
 

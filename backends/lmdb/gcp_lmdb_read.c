@@ -61,6 +61,7 @@ typedef struct {
     int64_t              limit;
     int                  count_only;
     int                  pinned;    /* kvs may point into the snapshot */
+    size_t               grow;      /* kvs reserved at a time */
     gcp_store_result_t  *res;
 } gcp_lmdb_collect_t;
 
@@ -69,7 +70,7 @@ typedef struct {
 static int
 gcp_lmdb_collect(gcp_lmdb_collect_t *col, const gcp_lmdb_entry_t *e)
 {
-    gcp_kv_t  kv;
+    gcp_kv_t  *kv;
 
     if (e->tombstone) {
         return GCP_OK;
@@ -83,24 +84,31 @@ gcp_lmdb_collect(gcp_lmdb_collect_t *col, const gcp_lmdb_entry_t *e)
         return GCP_OK;
     }
 
+    /* the kv is written in place: no copy through the buffer per key */
+
+    if (col->kvs.len + sizeof(gcp_kv_t) >= col->kvs.cap
+        && gcp_buf_reserve(&col->kvs, col->grow * sizeof(gcp_kv_t))
+           != GCP_OK)
+    {
+        return GCP_ENOMEM;
+    }
+
+    kv = (gcp_kv_t *) (col->kvs.data + col->kvs.len);
+
     if (col->pinned) {
         /* the key is followed by the \0 of its hist key in the map */
-        kv.key = e->key;
-        kv.value = e->value;
-        kv.create_revision = e->create_revision;
-        kv.mod_revision = e->mod_revision;
-        kv.version = e->version;
-        kv.stale = 0;
+        kv->key = e->key;
+        kv->value = e->value;
+        kv->create_revision = e->create_revision;
+        kv->mod_revision = e->mod_revision;
+        kv->version = e->version;
+        kv->stale = 0;
 
-    } else if (gcp_lmdb_copy_kv(col->arena, e, &kv) != GCP_OK) {
+    } else if (gcp_lmdb_copy_kv(col->arena, e, kv) != GCP_OK) {
         return GCP_ENOMEM;
     }
 
-    gcp_buf_add(&col->kvs, &kv, sizeof(gcp_kv_t));
-    if (gcp_buf_failed(&col->kvs)) {
-        return GCP_ENOMEM;
-    }
-
+    col->kvs.len += sizeof(gcp_kv_t);
     col->res->nkvs++;
     col->res->kvs = (gcp_kv_t *) col->kvs.data;
 
@@ -262,6 +270,7 @@ gcp_lmdb_read(gcp_lmdb_store_t *s, gcp_str_t key, gcp_str_t range_end,
     col.arena = a;
     col.limit = limit;
     col.count_only = count_only;
+    col.grow = (limit > 0 && limit < 256) ? (size_t) limit : 256;
     col.res = res;
     gcp_buf_init(&col.kvs, a);
 

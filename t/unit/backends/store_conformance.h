@@ -30,6 +30,13 @@ typedef void (*gcp_sc_close_pt)(gcp_store_t *s, void *ctx);
 int gcp_store_conformance_run(const char *backend_name, gcp_sc_open_pt open,
     gcp_sc_close_pt close, void *ctx);
 
+/*
+ * Set (before gcp_store_conformance_run()): the arena each test reads into
+ * is brief (gcp_arena_set_brief()), so a store may hand out results
+ * pointing into memory of its own (LMDB's pinned snapshots).
+ */
+extern int  gcp_sc_brief;
+
 
 /* Milliseconds the helpers wait for a callback before failing the test. */
 #define GCP_SC_TIMEOUT  10000

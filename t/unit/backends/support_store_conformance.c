@@ -16,6 +16,7 @@
 #define K(s)  gcp_sc_str(s)
 
 
+int                     gcp_sc_brief;
 static gcp_sc_open_pt    sc_open;
 static gcp_sc_close_pt   sc_close;
 static void             *sc_ctx;
@@ -1370,6 +1371,10 @@ sc_setup(void **state)
 
     f->s = sc_open(sc_ctx);
     f->a = gcp_arena_create(0);
+
+    if (f->a && gcp_sc_brief) {
+        gcp_arena_set_brief(f->a);
+    }
 
     if (f->s == NULL || f->a == NULL) {
         if (f->s) {

@@ -1730,6 +1730,13 @@ main(void)
     failed = gcp_store_conformance_run("store conformance: lmdb", conf_open,
                                        conf_close, &conf_env);
 
+    /* the same with zero-copy reads (pinned snapshots) */
+    gcp_sc_brief = 1;
+    failed += gcp_store_conformance_run("store conformance: lmdb, "
+                                        "zero-copy reads", conf_open,
+                                        conf_close, &conf_env);
+    gcp_sc_brief = 0;
+
     failed += cmocka_run_group_tests_name("lmdb backend", lmdb_tests, NULL,
                                           NULL);
 
