@@ -136,7 +136,13 @@ gcp_lmdb_mirror_claim(gcp_lmdb_store_t *s, MDB_txn *txn,
 }
 
 
-/* Puts one change at its own revision: a hist entry and a log entry. */
+/*
+ * Puts one change at its own revision: a hist entry, and a log entry when
+ * log is set (not in a load).  A load's keys come in etcd's order, which
+ * is the hist's (bytes, the key's \0 sorting first): they are appended,
+ * filling each page instead of splitting it in two halves (a page held
+ * two ConfigMaps of 1 KB instead of three); one out of order is put.
+ */
 static int
 gcp_lmdb_mirror_put(gcp_lmdb_store_t *s, MDB_txn *txn,
     const gcp_store_event_t *ch, unsigned sub, int log)
@@ -162,7 +168,14 @@ gcp_lmdb_mirror_put(gcp_lmdb_store_t *s, MDB_txn *txn,
     gcp_lmdb_hist_key(kbuf, e.key, (uint64_t) e.mod_revision, &k);
     v.mv_size = GCP_LMDB_HDR + e.value.len;
 
-    mrc = mdb_put(txn, s->hist, &k, &v, MDB_RESERVE);
+    mrc = mdb_put(txn, s->hist, &k, &v,
+                  log ? MDB_RESERVE : MDB_RESERVE | MDB_APPEND);
+
+    if (mrc == MDB_KEYEXIST && !log) {
+        v.mv_size = GCP_LMDB_HDR + e.value.len;
+        mrc = mdb_put(txn, s->hist, &k, &v, MDB_RESERVE);
+    }
+
     if (mrc != MDB_SUCCESS || !log) {
         if (mrc == MDB_SUCCESS) {
             gcp_lmdb_encode(&e, v.mv_data);

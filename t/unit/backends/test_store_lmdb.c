@@ -1613,6 +1613,71 @@ child_feeder(lm_child_t *c)
  * is woken by the feeder's commits (eventfd) and sees every change of
  * every revision once, in order.
  */
+/*
+ * A load of 300 values of 1,000 bytes in three pages, keys in order (as
+ * etcd ranges them) but for one out of order: the pages are filled (three
+ * such values per 4 KiB page, not two as when each split halves a page),
+ * and every key reads back.
+ */
+static void
+test_mirror_load_fill(void **state)
+{
+    int                  i, j;
+    char                *keys, value[1001];
+    int64_t              rev, loading;
+    gcp_kv_t             kvs[100];
+    const char          *msg;
+    gcp_arena_t         *a;
+    gcp_store_t         *s;
+    lm_env_t            *e = *state;
+    gcp_lmdb_stats_t     st;
+    gcp_store_result_t  *res;
+
+    assert_non_null(lm_prefork(e, 1, 0));
+    s = lm_open_slot(e, 0);
+    assert_non_null(s);
+    a = gcp_arena_create(0);
+    keys = gcp_alloc(a, 300 * 16);
+    assert_non_null(keys);
+
+    memset(value, 'v', 1000);
+    value[1000] = '\0';
+
+    for (i = 0; i < 3; i++) {
+        for (j = 0; j < 100; j++) {
+            /* the 150th sorts before the 149th: not appended */
+            snprintf(keys + (i * 100 + j) * 16, 16,
+                     (i * 100 + j == 150) ? "/f/k0000a" : "/f/k%04d",
+                     i * 100 + j);
+            kvs[j] = mr_kv(keys + (i * 100 + j) * 16, value, 5, 5, 1);
+        }
+
+        assert_int_equal(gcp_lmdb_mirror_load(s, kvs, 100, 10,
+                                              (i == 0 ? GCP_STORE_LOAD_FIRST
+                                               : 0)
+                                              | (i == 2 ? GCP_STORE_LOAD_LAST
+                                                 : 0), &msg), GCP_OK);
+    }
+
+    assert_int_equal(gcp_lmdb_mirror_state(s, &rev, &loading), GCP_OK);
+    assert_int_equal(loading, 0);
+    assert_int_equal(rev, 10);
+
+    res = gcp_sc_range(s, a, K("/f/"), K("/f0"), 0, 0, 0);
+    assert_int_equal(res->nkvs, 300);
+    res = gcp_sc_get(s, a, K("/f/k0000a"), 0);
+    assert_int_equal(res->nkvs, 1);
+    assert_int_equal(res->kvs[0].value.len, 1000);
+
+    /* 100 leaf pages and a few others; two per page would be 150 */
+    st = lm_stats(s);
+    assert_int_equal(st.hist_entries, 300);
+    assert_true(st.map_used <= 120 * 4096);
+
+    gcp_arena_destroy(a);
+}
+
+
 static void
 test_mirror_mp(void **state)
 {
@@ -1707,6 +1772,8 @@ static const struct CMUnitTest  lmdb_tests[] = {
     cmocka_unit_test_setup_teardown(test_mp_unnotified, lm_setup,
                                     lm_teardown),
     cmocka_unit_test_setup_teardown(test_mirror_apply, lm_setup,
+                                    lm_teardown),
+    cmocka_unit_test_setup_teardown(test_mirror_load_fill, lm_setup,
                                     lm_teardown),
     cmocka_unit_test_setup_teardown(test_mirror_mp, lm_setup, lm_teardown),
 };
