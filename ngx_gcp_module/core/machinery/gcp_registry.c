@@ -238,6 +238,21 @@ gcp_reg_method_not_allowed(gcp_op_t *op)
 }
 
 
+/*
+ * A GET or LIST of a client's request: its answer's values may point into
+ * the store's read snapshot until the request's arena goes.  Not for the
+ * in-process client's requests, whose arenas may live long (a lease held
+ * by the leader election): they would pin the store's old pages.
+ */
+static void
+gcp_reg_brief(gcp_op_t *op)
+{
+    if (!op->req->internal) {
+        gcp_arena_set_brief(op->a);
+    }
+}
+
+
 void
 gcp_registry_handle(gcp_op_t *op)
 {
@@ -273,8 +288,7 @@ gcp_registry_handle(gcp_op_t *op)
         }
 
         if (strcmp(verb, "list") == 0 && (verbs & GCP_VERB_LIST)) {
-            /* the answer's values may point into the store's snapshot */
-            gcp_arena_set_brief(op->a);
+            gcp_reg_brief(op);
             gcp_reg_list(op);
 
         } else if (strcmp(verb, "watch") == 0 && (verbs & GCP_VERB_WATCH)) {
@@ -313,7 +327,7 @@ gcp_registry_handle(gcp_op_t *op)
         }
 
         if (gcp_query_bool(&op->q, "watch") != 1) {
-            gcp_arena_set_brief(op->a);
+            gcp_reg_brief(op);
         }
 
         gcp_reg_get(op);
