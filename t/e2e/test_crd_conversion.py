@@ -641,6 +641,36 @@ def test_managed_fields_of_renamed_field(server, wh, gadgets, namespace):
         ("editor", "Update", GROUP + "/v2", {"f:spec": {"f:amount": {}}})]
 
 
+def test_apply_prunes_in_entry_version(server, wh, gadgets, namespace):
+    """An applier whose Apply entry was recorded in v1 (spec.count)
+    applies again in v2 without the field (v2 names it spec.amount): as
+    upstream's prune, the merge is converted to v1, the field the v1
+    entry owned and the new apply lacks is removed there, and the result
+    converted back, so the field is gone."""
+    def apply(version, doc):
+        doc = dict(doc, apiVersion=GROUP + "/" + version, kind="Gadget")
+        return call(server, "PATCH", g_path(namespace, "p", version)
+                    + "?fieldManager=one", json.dumps(doc),
+                    content_type="application/apply-patch+yaml")
+
+    meta = {"name": "p", "labels": {"team": "a"}}
+    r = apply("v1", {"metadata": meta, "spec": {"count": 1, "size": 2}})
+    assert r.status == 201, r
+
+    r = apply("v2", {"metadata": meta, "spec": {"size": 2}})
+    assert r.status == 200, r
+    assert r.json["spec"] == {"size": 2}
+    assert [(e["manager"], e["operation"], e["apiVersion"], e["fieldsV1"])
+            for e in r.json["metadata"]["managedFields"]] == [
+        ("one", "Apply", GROUP + "/v2",
+         {"f:metadata": {"f:labels": {"f:team": {}}},
+          "f:spec": {"f:size": {}}})]
+    assert call(server, "GET", g_path(namespace, "p")).json["spec"] == {
+        "size": 2}
+    assert call(server, "GET", g_path(namespace, "p", "v2")).json[
+        "spec"] == {"size": 2}
+
+
 # ----------------------------------------------------------------- watches
 
 

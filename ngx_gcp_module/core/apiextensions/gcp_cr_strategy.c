@@ -709,24 +709,43 @@ gcp_cr_converts_to(gcp_op_t *op, const char *api_version)
 }
 
 
+/* Between the request's version and api_version's, back when back. */
+
 static void
-gcp_cr_convert_to(gcp_op_t *op, gcp_arena_t *a, json_t **objs, size_t n,
-    const char *api_version, gcp_convert_pt done, void *arg)
+gcp_cr_convert_other(gcp_op_t *op, gcp_arena_t *a, json_t **objs, size_t n,
+    const char *api_version, int back, gcp_convert_pt done, void *arg)
 {
-    const char    *to;
+    const char    *v;
     gcp_cr_res_t  *cr = gcp_cr_of(op);
 
-    to = gcp_cr_version_of(op, api_version);
+    v = gcp_cr_version_of(op, api_version);
 
-    if (!gcp_cr_has_version(cr, to)) {
+    if (!gcp_cr_has_version(cr, v)) {
         done(arg, GCP_EUNKNOWN,
              gcp_sprintf(op->a, "request to convert CR to an invalid "
                          "group/version: %s", api_version));
         return;
     }
 
-    gcp_cr_convert_between(op, a, objs, n, 0, cr->version->name, to, done,
-                           arg);
+    gcp_cr_convert_between(op, a, objs, n, 0,
+                           back ? v : cr->version->name,
+                           back ? cr->version->name : v, done, arg);
+}
+
+
+static void
+gcp_cr_convert_to(gcp_op_t *op, gcp_arena_t *a, json_t **objs, size_t n,
+    const char *api_version, gcp_convert_pt done, void *arg)
+{
+    gcp_cr_convert_other(op, a, objs, n, api_version, 0, done, arg);
+}
+
+
+static void
+gcp_cr_convert_from(gcp_op_t *op, gcp_arena_t *a, json_t **objs, size_t n,
+    const char *api_version, gcp_convert_pt done, void *arg)
+{
+    gcp_cr_convert_other(op, a, objs, n, api_version, 1, done, arg);
 }
 
 
@@ -746,6 +765,7 @@ const gcp_strategy_t  gcp_cr_strategy = {
     .convert = gcp_cr_convert_objs,
     .converts_to = gcp_cr_converts_to,
     .convert_to = gcp_cr_convert_to,
+    .convert_from = gcp_cr_convert_from,
     .serve = gcp_cr_serve,
     .generation = 1,
     .no_unconditional_update = 1,

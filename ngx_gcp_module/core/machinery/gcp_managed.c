@@ -923,7 +923,9 @@ gcp_mf_merge(const gcp_managed_t *m, const json_t *mf, const json_t *self,
         }
     }
 
-    a = gcp_apply_with_parents(json_object_get(self, "fieldsV1"));
+    a = gcp_apply_with_parents(m->self_lost
+                               ? m->self_lost
+                               : json_object_get(self, "fieldsV1"));
     b = others ? gcp_apply_with_parents(others) : NULL;
     u = a && b ? gcp_fieldset_difference(a, b) : NULL;
 
@@ -995,6 +997,120 @@ gcp_managed_applied(const gcp_managed_t *m, const json_t *live,
     json_decref(mf);
     json_decref(l);
     json_decref(full);
+
+    return out;
+}
+
+
+const char *
+gcp_managed_self_version(const gcp_managed_t *m, const json_t *live)
+{
+    size_t         i;
+    const char    *av;
+    const json_t  *e;
+
+    json_array_foreach(json_object_get(json_object_get(live, "metadata"),
+                                       "managedFields"), i, e)
+    {
+        if (!gcp_mf_is(e, m, "Apply")) {
+            continue;
+        }
+
+        av = gcp_mf_str(e, "apiVersion");
+
+        if (av[0] == '\0' || strcmp(av, m->api_version) == 0
+            || gcp_fieldset_empty(json_object_get(e, "fieldsV1")))
+        {
+            return NULL;
+        }
+
+        return av;
+    }
+
+    return NULL;
+}
+
+
+json_t *
+gcp_managed_merged(const gcp_managed_t *m, const json_t *live,
+    const json_t *config)
+{
+    json_t  *l, *out;
+
+    l = live ? gcp_mf_without(live) : json_object();
+    out = l ? gcp_apply_merge(m->set, m->node, l, config) : NULL;
+    json_decref(l);
+
+    return out;
+}
+
+
+json_t *
+gcp_managed_prune_self(const gcp_managed_t *m, const json_t *live,
+    const json_t *node, const json_t *merged)
+{
+    size_t       i;
+    json_t      *mf, *self, *e, *others, *u, *out;
+    const char  *av;
+
+    mf = gcp_mf_live(live, &u);
+    json_decref(u);
+
+    self = mf ? gcp_mf_self(m, mf) : NULL;
+    out = gcp_json_deep_copy(merged);
+
+    if (self == NULL || out == NULL) {
+        json_decref(mf);
+        return out;
+    }
+
+    av = gcp_mf_str(self, "apiVersion");
+    others = json_object();
+
+    json_array_foreach(mf, i, e) {
+        if (e != self && others && strcmp(gcp_mf_str(e, "apiVersion"), av)
+                                   == 0)
+        {
+            u = gcp_fieldset_union(others, json_object_get(e, "fieldsV1"));
+            json_decref(others);
+            others = u;
+        }
+    }
+
+    /* its members only: gcp_mf_merge() removes their parents */
+
+    u = others ? gcp_fieldset_difference(json_object_get(self, "fieldsV1"),
+                                         others)
+               : NULL;
+
+    if (u) {
+        gcp_apply_remove(m->set, node, out, u);
+
+    } else {
+        json_decref(out);
+        out = NULL;
+    }
+
+    json_decref(u);
+    json_decref(others);
+    json_decref(mf);
+
+    return out;
+}
+
+
+json_t *
+gcp_managed_lost(const gcp_managed_t *m, const json_t *merged,
+    const json_t *pruned)
+{
+    json_t  *a, *b, *out;
+
+    a = gcp_fieldset_of(m->set, m->node, merged, 1);
+    b = gcp_fieldset_of(m->set, m->node, pruned, 1);
+    out = a && b ? gcp_fieldset_difference(a, b) : NULL;
+
+    json_decref(a);
+    json_decref(b);
 
     return out;
 }

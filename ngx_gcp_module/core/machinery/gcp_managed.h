@@ -51,6 +51,11 @@ typedef struct {
     /* api_version, as upstream's converter of types without webhooks) */
     const gcp_managed_view_t  *views;
     size_t                     nviews;
+
+    /* the manager's Apply entry of another apiVersion pruned there (as */
+    /* upstream's prune): the fields, by the request's names, that lost; */
+    /* NULL: its own set prunes the merge */
+    const json_t              *self_lost;
 } gcp_managed_t;
 
 
@@ -129,6 +134,41 @@ json_t *gcp_managed_scale_parent(const json_t *parent, const json_t *scale,
  */
 json_t *gcp_managed_applied(const gcp_managed_t *m, const json_t *live,
     const json_t *config);
+
+/*
+ * The apiVersion of m's manager's Apply entry in live when it is not m's
+ * and the entry owns fields (its fields are named as that apiVersion
+ * names them: upstream prunes the merge there).  Returns a string of
+ * live, or NULL.
+ */
+const char *gcp_managed_self_version(const gcp_managed_t *m,
+    const json_t *live);
+
+/*
+ * The merge of config onto live (NULL on create), nothing removed.
+ * Returns a new reference without managedFields, or NULL when out of
+ * memory.
+ */
+json_t *gcp_managed_merged(const gcp_managed_t *m, const json_t *live,
+    const json_t *config);
+
+/*
+ * Upstream's prune in the apiVersion of the manager's Apply entry of
+ * live (gcp_managed_self_version()): merged (the merge converted there,
+ * node its schema there) less the members of that entry's set that no
+ * other entry of that apiVersion owns (their parents are left to
+ * gcp_managed_apply(), by m's self_lost).  Returns a new reference, or
+ * NULL when out of memory.
+ */
+json_t *gcp_managed_prune_self(const gcp_managed_t *m, const json_t *live,
+    const json_t *node, const json_t *merged);
+
+/*
+ * The fields of merged that pruned lacks (both under m's schema), for
+ * m's self_lost.  Returns a new reference, or NULL when out of memory.
+ */
+json_t *gcp_managed_lost(const gcp_managed_t *m, const json_t *merged,
+    const json_t *pruned);
 
 /*
  * The apiVersions other than m's of the entries of the managedFields

@@ -269,6 +269,20 @@ void gcp_reg_managed_views(gcp_op_t *op, const json_t *a, const json_t *b,
     gcp_reg_views_pt done, void *arg);
 
 /*
+ * Upstream's prune of an apply whose manager's Apply entry in live is of
+ * another apiVersion the strategy converts to by a call: the merge of
+ * config onto live converted there, the fields of that entry no other
+ * entry of it owns removed, converted back; then *lost (arena: the
+ * fields the prune removed, by the request's names, for m's self_lost)
+ * is set and done called with GCP_OK, or the failure of a conversion.
+ * Returns 1 when that went out (done is called, maybe before this
+ * returns), 0 when there is nothing to convert (*lost NULL, done not
+ * called).
+ */
+int gcp_reg_managed_prune_self(gcp_op_t *op, const json_t *live,
+    const json_t *config, json_t **lost, gcp_reg_views_pt done, void *arg);
+
+/*
  * The object a create compares its new object with, as upstream's field
  * manager sees a new Go object: metadata, and the struct fields of
  * built-in types that are not pointers, empty.  Borrowed from the arena

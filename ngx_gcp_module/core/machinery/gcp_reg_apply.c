@@ -42,27 +42,148 @@ gcp_reg_managed_init(gcp_op_t *op, gcp_managed_t *m)
 }
 
 
+/* The schema of op's resource in api_version, or NULL. */
+
+static const json_t *
+gcp_reg_version_node(gcp_op_t *op, const char *api_version)
+{
+    const char            *v;
+    const gcp_resource_t  *r;
+
+    v = strrchr(api_version, '/');
+    r = gcp_registry_find(op->api->registry, op->res->group,
+                          v ? v + 1 : api_version, op->res->name);
+
+    return r && r->schema ? gcp_schema_get(op->api->schemas, r->schema)
+                          : NULL;
+}
+
+
 void
 gcp_reg_managed_set_views(gcp_op_t *op, gcp_managed_t *m,
     gcp_managed_view_t *views, size_t n)
 {
-    size_t                 i;
-    const char            *v;
-    const gcp_resource_t  *r;
+    size_t  i;
 
     for (i = 0; i < n; i++) {
-        v = strrchr(views[i].api_version, '/');
-        r = gcp_registry_find(op->api->registry, op->res->group,
-                              v ? v + 1 : views[i].api_version,
-                              op->res->name);
-
-        views[i].node = r && r->schema ? gcp_schema_get(op->api->schemas,
-                                                        r->schema)
-                                       : NULL;
+        views[i].node = gcp_reg_version_node(op, views[i].api_version);
     }
 
     m->views = views;
     m->nviews = n;
+}
+
+
+typedef struct {
+    gcp_op_t          *op;
+    const json_t      *live;
+    const char        *api_version;
+    json_t            *merged;
+    json_t            *obj;
+    json_t           **lost;
+    gcp_reg_views_pt   done;
+    void              *arg;
+} gcp_reg_prune_t;
+
+
+static void
+gcp_reg_pruned_back(void *arg, int rc, const char *message)
+{
+    gcp_reg_prune_t  *p = arg;
+    gcp_managed_t     m;
+
+    if (rc != GCP_OK) {
+        p->done(p->op, p->arg, rc, message);
+        return;
+    }
+
+    gcp_reg_managed_init(p->op, &m);
+
+    *p->lost = gcp_json_arena(p->op->a,
+                              gcp_managed_lost(&m, p->merged, p->obj));
+
+    p->done(p->op, p->arg, *p->lost ? GCP_OK : GCP_ENOMEM, NULL);
+}
+
+
+static void
+gcp_reg_pruned_there(void *arg, int rc, const char *message)
+{
+    gcp_reg_prune_t  *p = arg;
+    gcp_op_t         *op = p->op;
+    gcp_managed_t     m;
+
+    if (rc != GCP_OK) {
+        p->done(op, p->arg, rc, message);
+        return;
+    }
+
+    gcp_reg_managed_init(op, &m);
+
+    p->obj = gcp_json_arena(op->a,
+                            gcp_managed_prune_self(&m, p->live,
+                                gcp_reg_version_node(op, p->api_version),
+                                p->obj));
+    if (p->obj == NULL) {
+        p->done(op, p->arg, GCP_ENOMEM, NULL);
+        return;
+    }
+
+    op->res->strategy->convert_from(op, op->a, &p->obj, 1, p->api_version,
+                                    gcp_reg_pruned_back, p);
+}
+
+
+int
+gcp_reg_managed_prune_self(gcp_op_t *op, const json_t *live,
+    const json_t *config, json_t **lost, gcp_reg_views_pt done, void *arg)
+{
+    const char            *av;
+    gcp_managed_t          m;
+    gcp_reg_prune_t       *p;
+    const gcp_strategy_t  *st = op->res->strategy;
+
+    *lost = NULL;
+
+    if (st == NULL || st->converts_to == NULL || st->convert_to == NULL
+        || st->convert_from == NULL)
+    {
+        return 0;
+    }
+
+    gcp_reg_managed_init(op, &m);
+
+    av = gcp_managed_self_version(&m, live);
+
+    if (av == NULL || !st->converts_to(op, av)) {
+        return 0;
+    }
+
+    p = gcp_calloc(op->a, sizeof(gcp_reg_prune_t));
+
+    if (p) {
+        p->merged = gcp_json_arena(op->a,
+                                   gcp_managed_merged(&m, live, config));
+        p->obj = p->merged ? gcp_json_arena(op->a,
+                                            gcp_json_deep_copy(p->merged))
+                           : NULL;
+    }
+
+    if (p == NULL || p->obj == NULL) {
+        done(op, arg, GCP_ENOMEM, NULL);
+        return 1;
+    }
+
+    p->op = op;
+    p->live = live;
+    p->api_version = av;
+    p->lost = lost;
+    p->done = done;
+    p->arg = arg;
+
+    st->convert_to(op, op->a, &p->obj, 1, av, gcp_reg_pruned_there, p);
+
+    return 1;
 }
 
 

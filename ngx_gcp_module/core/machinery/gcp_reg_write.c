@@ -41,6 +41,8 @@ typedef struct gcp_write_s {
     gcp_managed_view_t      *views;
     size_t                   nviews;
     unsigned                 viewed:1;      /* views converted */
+    unsigned                 pruned:1;      /* self_lost converted */
+    json_t                  *self_lost;     /* see gcp_managed_t */
     unsigned                 mf_lost:1;     /* a conversion failed */
 
     gcp_str_t                key;
@@ -794,6 +796,7 @@ gcp_write_applied(gcp_write_t *w, const json_t *live)
 
     gcp_reg_managed_init(op, &m);
     gcp_reg_managed_set_views(op, &m, w->views, w->nviews);
+    m.self_lost = w->self_lost;
 
     rc = gcp_managed_apply(&m, live, w->config, w->force, &out, &conflicts);
 
@@ -1259,6 +1262,8 @@ gcp_write_got(void *arg, gcp_store_result_t *res)
     }
 
     w->viewed = 0;
+    w->pruned = 0;
+    w->self_lost = NULL;
     w->nviews = 0;
     w->mf_lost = 0;
 
@@ -1301,8 +1306,10 @@ gcp_write_viewed_apply(gcp_op_t *op, void *arg, int rc, const char *msg)
 
 /*
  * An apply over entries of other apiVersions sees its merge in each of
- * them first (conflicts are by their names).  Returns 1 when that went
- * out (gcp_write_got_old() is called again), else 0.
+ * them first (conflicts are by their names), after pruning it in the
+ * apiVersion of the manager's own Apply entry when that is another one
+ * (upstream's prune).  Returns 1 when a conversion went out
+ * (gcp_write_got_old() is called again), else 0.
  */
 
 static int
@@ -1311,6 +1318,16 @@ gcp_write_apply_views(gcp_write_t *w)
     json_t         *merged;
     gcp_op_t       *op = w->op;
     gcp_managed_t   m;
+
+    if (w->apply && !w->pruned) {
+        w->pruned = 1;
+
+        if (gcp_reg_managed_prune_self(op, w->old, w->config, &w->self_lost,
+                                       gcp_write_viewed_apply, w))
+        {
+            return 1;
+        }
+    }
 
     if (!w->apply || w->viewed
         || !gcp_reg_managed_viewed(op, gcp_write_mf(w->old), NULL))
@@ -1321,6 +1338,7 @@ gcp_write_apply_views(gcp_write_t *w)
     w->viewed = 1;
 
     gcp_reg_managed_init(op, &m);
+    m.self_lost = w->self_lost;
     merged = gcp_json_arena(op->a, gcp_managed_applied(&m, w->old,
                                                        w->config));
     if (merged == NULL) {

@@ -162,13 +162,17 @@ struct gcp_strategy_s {
      * entry): converts_to(op, api_version) returns 1 when objects of the
      * request's version read differently there (a webhook converts them)
      * or cannot be converted there (convert_to then fails: a version the
-     * resource no longer has), and convert_to converts objs[0..n) of the
-     * request's version to it as convert does.
+     * resource no longer has), convert_to converts objs[0..n) of the
+     * request's version to it as convert does, and convert_from objects
+     * of it back to the request's version.
      */
     int   (*converts_to)(gcp_op_t *op, const char *api_version);
     void  (*convert_to)(gcp_op_t *op, gcp_arena_t *a, json_t **objs,
                         size_t n, const char *api_version,
                         gcp_convert_pt done, void *arg);
+    void  (*convert_from)(gcp_op_t *op, gcp_arena_t *a, json_t **objs,
+                          size_t n, const char *api_version,
+                          gcp_convert_pt done, void *arg);
 
     /*
      * A request the strategy serves itself (a subresource such as
