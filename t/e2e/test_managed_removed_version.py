@@ -107,3 +107,40 @@ def test_entries_of_unserved_and_removed_versions(server, namespace):
         assert entries(obj) == [("m4", GROUP + "/v1", "Update")]
     finally:
         delete_crd(server, NAME)
+
+
+def test_create_with_entries_of_removed_version(server, namespace):
+    """A create carrying managedFields: an entry of a version the CRD
+    lists (owning a field the object lacks) is kept beside the
+    creator's; one of a version the CRD no
+    longer lists is one upstream's converter refuses, so the create (as
+    an update: UpdateNoErrors) is stored without managedFields."""
+    create_crd(server, crd(with_v2=False))
+
+    def post(name, version):
+        return call(server, "POST", path(namespace) + "?fieldManager=mk", {
+            "apiVersion": GROUP + "/v1", "kind": "Thing",
+            "metadata": {"name": name, "managedFields": [{
+                "manager": "old", "operation": "Update",
+                "apiVersion": GROUP + "/" + version,
+                "fieldsType": "FieldsV1",
+                "fieldsV1": {"f:spec": {"f:gone": {}}},
+                "time": "2024-01-01T00:00:00Z"}],
+                "labels": {"a": "b"}},
+            "spec": {"p": 1}})
+
+    try:
+        r = post("kept", "v1")
+        assert r.status == 201, r
+        assert [e for e in entries(r.json) if e[0] == "old"] == [
+            ("old", GROUP + "/v1", "Update")], r.json
+        assert ("mk", GROUP + "/v1", "Update") in entries(r.json)
+
+        r = post("cleared", "v2")
+        assert r.status == 201, r
+        assert "managedFields" not in r.json["metadata"], r.json
+        obj = call(server, "GET", path(namespace, "cleared")).json
+        assert "managedFields" not in obj["metadata"], obj
+        assert obj["spec"] == {"p": 1}
+    finally:
+        delete_crd(server, NAME)

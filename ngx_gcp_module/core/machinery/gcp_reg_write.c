@@ -78,6 +78,10 @@ static void gcp_write_viewed_update(gcp_op_t *op, void *arg, int rc,
 static void gcp_create_start(gcp_write_t *w);
 static void gcp_create_done(void *arg, gcp_store_result_t *res);
 static void gcp_create_write(gcp_write_t *w);
+static void gcp_create_views(gcp_write_t *w);
+static void gcp_create_viewed(gcp_op_t *op, void *arg, int rc,
+    const char *msg);
+static void gcp_create_prepared(gcp_write_t *w);
 static void gcp_write_update_create(gcp_write_t *w);
 
 
@@ -748,7 +752,83 @@ gcp_create_mutated(gcp_admit_t *ad, int rc)
 
     ad->name = w->name;
 
-    if (gcp_write_managed(w, obj, NULL) != GCP_OK) {
+    if (!w->apply && gcp_reg_managed_viewed(op, w->sent_mf, NULL)) {
+        /* the entries sent of other apiVersions see the create there */
+
+        gcp_create_views(w);
+        return;
+    }
+
+    gcp_create_prepared(w);
+}
+
+
+/*
+ * A create's views (see gcp_write_managed()): the new object and the
+ * empty one it is compared with, converted to the apiVersions of the
+ * entries sent; a failure clears managedFields (upstream's
+ * UpdateNoErrors).
+ */
+
+static void
+gcp_create_views(gcp_write_t *w)
+{
+    json_t         *empty, *meta;
+    gcp_op_t       *op = w->op;
+    gcp_managed_t   m;
+
+    gcp_reg_managed_init(op, &m);
+
+    empty = gcp_json_arena(op->a,
+                           gcp_json_deep_copy(gcp_reg_managed_shape(op,
+                                                                    &m)));
+    meta = json_object_get(empty, "metadata");
+
+    if (meta == NULL
+        || json_object_set_new(meta, "name", json_string(w->name)) != 0
+        || (op->ri.ns[0]
+            && json_object_set_new(meta, "namespace",
+                                   json_string(op->ri.ns)) != 0))
+    {
+        gcp_op_error(op, GCP_ENOMEM, NULL, NULL);
+        return;
+    }
+
+    /* (as the type's new Go object: its apiVersion and kind) */
+
+    json_object_set(empty, "apiVersion",
+                    json_object_get(w->obj, "apiVersion"));
+    json_object_set(empty, "kind", json_object_get(w->obj, "kind"));
+
+    gcp_reg_managed_views(op, w->sent_mf, NULL, empty, w->obj, &w->views,
+                          &w->nviews, gcp_create_viewed, w);
+}
+
+
+static void
+gcp_create_viewed(gcp_op_t *op, void *arg, int rc, const char *msg)
+{
+    gcp_write_t  *w = arg;
+
+    if (rc == GCP_ENOMEM) {
+        gcp_op_error(op, rc, NULL, NULL);
+        return;
+    }
+
+    w->mf_lost = rc != GCP_OK;
+
+    gcp_create_prepared(w);
+}
+
+
+/* Create, the object made: managedFields, validation, admission. */
+
+static void
+gcp_create_prepared(gcp_write_t *w)
+{
+    gcp_op_t  *op = w->op;
+
+    if (gcp_write_managed(w, w->obj, NULL) != GCP_OK) {
         return;
     }
 
