@@ -409,6 +409,98 @@ test_views(void **state)
 }
 
 
+/*
+ * The applier's own Apply entry of x/v1 (spec.count, spec.size) applying
+ * again in x/v2 (spec.amount there) without spec.amount: pruned in x/v1
+ * (the merge converted there by hand), what that removed seen by x/v2's
+ * names, then the apply removes it unless the configuration owns it.
+ */
+
+#define ONE_OWN  "{\"manager\":\"one\",\"operation\":\"Apply\","          \
+                 "\"apiVersion\":\"x/v1\",\"time\":\"T\",\"fieldsType\":" \
+                 "\"FieldsV1\",\"fieldsV1\":{\"f:spec\":{\"f:count\":{},"   \
+                 "\"f:size\":{}}}}"
+#define KEEP_V1  "{\"manager\":\"keep\",\"operation\":\"Update\","        \
+                 "\"apiVersion\":\"x/v1\",\"time\":\"T\",\"fieldsType\":" \
+                 "\"FieldsV1\",\"fieldsV1\":{\"f:spec\":{\"f:kept\":{}}}}"
+
+static void
+test_self_prune(void **state)
+{
+    int             rc;
+    json_t         *live, *cfg, *merged, *there, *pruned, *back, *lost;
+    json_t         *out, *conflicts;
+    gcp_managed_t   m;
+
+    init(&m, "one");
+    m.node = NULL;
+    m.api_version = "x/v2";
+
+    live = schema_json("{\"apiVersion\":\"x/v2\",\"kind\":\"G\","
+                       "\"metadata\":{\"name\":\"g\",\"managedFields\":["
+                       ONE_OWN "," KEEP_V1 "]},\"spec\":{\"amount\":1,"
+                       "\"size\":2,\"kept\":3}}");
+    cfg = schema_json("{\"apiVersion\":\"x/v2\",\"kind\":\"G\","
+                      "\"metadata\":{\"name\":\"g\"},\"spec\":"
+                      "{\"size\":2}}");
+
+    assert_string_equal(gcp_managed_self_version(&m, live), "x/v1");
+
+    /* the merge, nothing removed yet */
+
+    merged = gcp_managed_merged(&m, live, cfg);
+    expect(merged, "{\"apiVersion\":\"x/v2\",\"kind\":\"G\",\"metadata\":"
+                   "{\"name\":\"g\"},\"spec\":{\"amount\":1,\"size\":2,"
+                   "\"kept\":3}}");
+
+    /* in x/v1: one's members go, keep's stays */
+
+    there = schema_json("{\"apiVersion\":\"x/v1\",\"kind\":\"G\","
+                        "\"metadata\":{\"name\":\"g\"},\"spec\":"
+                        "{\"count\":1,\"size\":2,\"kept\":3}}");
+    pruned = gcp_managed_prune_self(&m, live, NULL, there);
+    expect(pruned, "{\"apiVersion\":\"x/v1\",\"kind\":\"G\",\"metadata\":"
+                   "{\"name\":\"g\"},\"spec\":{\"kept\":3}}");
+
+    /* back in x/v2: lost by x/v2's names */
+
+    back = schema_json("{\"apiVersion\":\"x/v2\",\"kind\":\"G\","
+                       "\"metadata\":{\"name\":\"g\"},\"spec\":"
+                       "{\"kept\":3}}");
+    lost = gcp_managed_lost(&m, merged, back);
+    expect(lost, "{\"f:spec\":{\"f:amount\":{},\"f:size\":{}}}");
+
+    /* without it, x/v1's names miss spec.amount */
+
+    rc = gcp_managed_apply(&m, live, cfg, 0, &out, &conflicts);
+    assert_int_equal(rc, 0);
+    expect(json_object_get(out, "spec"),
+           "{\"amount\":1,\"size\":2,\"kept\":3}");
+    json_decref(out);
+
+    /* with it: spec.amount goes, spec.size stays (applied again) */
+
+    m.self_lost = lost;
+    rc = gcp_managed_apply(&m, live, cfg, 0, &out, &conflicts);
+    assert_int_equal(rc, 0);
+    expect(json_object_get(out, "spec"), "{\"size\":2,\"kept\":3}");
+    json_decref(out);
+
+    /* an entry of the request's apiVersion prunes by its own set */
+
+    m.api_version = "x/v1";
+    assert_null(gcp_managed_self_version(&m, live));
+
+    json_decref(lost);
+    json_decref(back);
+    json_decref(pruned);
+    json_decref(there);
+    json_decref(merged);
+    json_decref(cfg);
+    json_decref(live);
+}
+
+
 static void
 test_manager_name(void **state)
 {
@@ -435,6 +527,7 @@ main(void)
         cmocka_unit_test(test_apply_sequence),
         cmocka_unit_test(test_update_managers_capped),
         cmocka_unit_test(test_views),
+        cmocka_unit_test(test_self_prune),
         cmocka_unit_test(test_manager_name),
     };
 
