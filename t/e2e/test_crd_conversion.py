@@ -671,6 +671,35 @@ def test_apply_prunes_in_entry_version(server, wh, gadgets, namespace):
         "spec"] == {"size": 2}
 
 
+def test_create_sees_entries_in_their_version(server, wh, gadgets,
+                                              namespace):
+    """A create in v2 carrying an entry of v1 (spec.count): as upstream's
+    field manager, the create is seen in v1 through the webhook, so the
+    entry loses spec.count (v2's spec.amount) to the creator and, left
+    empty, goes; one owning a field the object lacks stays."""
+    def post(name, owned):
+        return call(server, "POST", g_path(namespace, version="v2")
+                    + "?fieldManager=mk", {
+                        "apiVersion": GROUP + "/v2", "kind": "Gadget",
+                        "metadata": {"name": name, "managedFields": [{
+                            "manager": "old", "operation": "Update",
+                            "apiVersion": GROUP + "/v1",
+                            "fieldsType": "FieldsV1",
+                            "fieldsV1": {"f:spec": {owned: {}}},
+                            "time": "2024-01-01T00:00:00Z"}]},
+                        "spec": {"amount": 1}})
+
+    r = post("c1", "f:count")
+    assert r.status == 201, r
+    assert [e["manager"] for e in r.json["metadata"]["managedFields"]] == [
+        "mk"], r.json
+    r = post("c2", "f:gone")
+    assert r.status == 201, r
+    assert [(e["manager"], e["fieldsV1"])
+            for e in r.json["metadata"]["managedFields"]
+            if e["manager"] == "old"] == [("old", {"f:spec": {"f:gone": {}}})]
+
+
 # ----------------------------------------------------------------- watches
 
 
