@@ -148,12 +148,31 @@ api_env_start_controllers(api_env_t *env)
 }
 
 
+static void
+api_env_ctl_stopped(void *arg)
+{
+    *(int *) arg = 1;
+}
+
+
 void
 api_env_destroy(api_env_t *env)
 {
+    int   i, stopped;
     char  cmd[128];
 
-    gcp_ctl_stop(env->ctl, NULL, NULL);
+    /*
+     * The controllers' work in flight completes from the loop (the
+     * in-process client answers from it): run it until they are released,
+     * so that their arenas are freed before the rest goes.
+     */
+    stopped = 0;
+    gcp_ctl_stop(env->ctl, api_env_ctl_stopped, &stopped);
+
+    for (i = 0; !stopped && i < 400; i++) {
+        api_spin(env, 5);
+    }
+
     gcp_api_destroy(env->api);
     gcp_store_close(env->store);
     gcp_loop_poll_destroy(env->loop);
