@@ -37,6 +37,7 @@ typedef struct {
 
 
 static void api_env_open(api_env_t *env);
+static void api_env_stop_controllers(api_env_t *env);
 
 
 static void
@@ -128,8 +129,7 @@ api_env_open(api_env_t *env)
 void
 api_env_restart(api_env_t *env)
 {
-    gcp_ctl_stop(env->ctl, NULL, NULL);
-    env->ctl = NULL;
+    api_env_stop_controllers(env);
     gcp_api_destroy(env->api);
 
     api_env_open(env);
@@ -155,24 +155,32 @@ api_env_ctl_stopped(void *arg)
 }
 
 
-void
-api_env_destroy(api_env_t *env)
+/*
+ * The controllers' work in flight completes from the loop (the in-process
+ * client answers from it): run it until they are released, so that their
+ * arenas are freed before the API or the store goes.
+ */
+static void
+api_env_stop_controllers(api_env_t *env)
 {
-    int   i, stopped;
-    char  cmd[128];
+    int  i, stopped;
 
-    /*
-     * The controllers' work in flight completes from the loop (the
-     * in-process client answers from it): run it until they are released,
-     * so that their arenas are freed before the rest goes.
-     */
     stopped = 0;
     gcp_ctl_stop(env->ctl, api_env_ctl_stopped, &stopped);
+    env->ctl = NULL;
 
     for (i = 0; !stopped && i < 400; i++) {
         api_spin(env, 5);
     }
+}
 
+
+void
+api_env_destroy(api_env_t *env)
+{
+    char  cmd[128];
+
+    api_env_stop_controllers(env);
     gcp_api_destroy(env->api);
     gcp_store_close(env->store);
     gcp_loop_poll_destroy(env->loop);
