@@ -373,12 +373,8 @@ test_answer_and_keep_alive(void **state)
 
     /* a GET on the POST's easy handle, kept: nothing of the POST left */
 
-    memset(&o, 0, sizeof(o));
-    o.url = url;
-    o.timeout_ms = 5000;
-
     memset(&r, 0, sizeof(r));
-    assert_non_null(gcp_http_send(h, &o, NULL, on_done, &r));
+    assert_non_null(send_to(h, "/echo", NULL, &r, 5000));
     run(loop, &r, 5000);
     assert_int_equal(r.status, 201);
     assert_string_equal(r.body, "");
