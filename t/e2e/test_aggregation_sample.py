@@ -370,6 +370,9 @@ def test_stopped_then_restarted(wardle):
         w.start()
     assert eventually(lambda: available(srv, name).get("status") == "True",
                       60)
+    # each worker follows the status from its own watch (as upstream's
+    # handler follows its informer): Available in one, then in both
+    assert eventually(lambda: raw(srv, "GET", FLUNDERS).status == 200, 10)
     srv.kubectl("create", "-f", "-", input=flunder("after"))
     assert "after" in srv.kubectl("get", "flunders", "-n", "demo").stdout
     assert eventually(lambda: {v["freshness"] for v in wardle_discovery(
