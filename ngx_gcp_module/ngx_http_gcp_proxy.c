@@ -711,9 +711,12 @@ ngx_http_gcp_proxy_filter_init(void *data)
  * record, a small one with the rest of the piece and the chunk framing (a
  * write and a wake-up of the client for a few bytes: half of the writes
  * of a large list); the rest goes with the next piece or the end of the
- * answer.  A piece smaller than postpone_output is flushed all the same:
- * the write filter would keep it for more, and more may not be read
- * before it is sent (u->buffer is reused once its pieces are out).
+ * answer (nginx's upstream sends the end, a flush, as soon as the last
+ * piece is handed on: the rest, the last chunk and a chunked answer's
+ * terminating one go in one record).  A piece smaller than
+ * postpone_output is flushed all the same: the write filter would keep
+ * it for more, and more may not be read before it is sent (u->buffer is
+ * reused once its pieces are out).
  */
 static ngx_int_t
 ngx_http_gcp_proxy_out(ngx_http_request_t *r, u_char *pos, u_char *last)
@@ -748,22 +751,6 @@ ngx_http_gcp_proxy_out(ngx_http_request_t *r, u_char *pos, u_char *last)
     cl->buf->tag = u->output.tag;
 
     return NGX_OK;
-}
-
-
-/* The answer is complete: its last piece goes out at once. */
-static void
-ngx_http_gcp_proxy_flush_last(ngx_http_upstream_t *u)
-{
-    ngx_chain_t  *cl;
-
-    for (cl = u->out_bufs; cl && cl->next; cl = cl->next) {
-        /* void */
-    }
-
-    if (cl) {
-        cl->buf->flush = 1;
-    }
 }
 
 
@@ -806,7 +793,6 @@ ngx_http_gcp_proxy_copy_filter(void *data, ssize_t bytes)
 
     if (u->length == 0) {
         u->keepalive = !extra && !u->headers_in.connection_close;
-        ngx_http_gcp_proxy_flush_last(u);
     }
 
     return NGX_OK;
@@ -858,7 +844,6 @@ ngx_http_gcp_proxy_chunked_filter(void *data, ssize_t bytes)
         }
 
         if (rc == NGX_DONE) {
-            ngx_http_gcp_proxy_flush_last(u);
             u->length = 0;
             u->keepalive = !u->headers_in.connection_close
                            && buf->pos == buf->last;
