@@ -509,6 +509,149 @@ gcp_object_canonical(const json_t *obj, const char * const *order)
 }
 
 
+/* Returns 1 when key is one of the NULL-terminated list. */
+
+static int
+gcp_object_listed(const char * const *list, const char *key)
+{
+    size_t  i;
+
+    for (i = 0; list && list[i]; i++) {
+        if (strcmp(list[i], key) == 0) {
+            return 1;
+        }
+    }
+
+    return 0;
+}
+
+
+/* ,"KEY":VALUE (no comma first) */
+
+static void
+gcp_object_member(gcp_buf_t *b, const char *key, const json_t *v,
+    int *first)
+{
+    if (!*first) {
+        gcp_buf_addc(b, ',');
+    }
+
+    *first = 0;
+
+    gcp_json_add_string(b, key, strlen(key));
+    gcp_buf_addc(b, ':');
+
+    if (v) {
+        gcp_json_dump_buf(b, v, 0);
+
+    } else {
+        gcp_buf_add(b, "null", 4);
+    }
+}
+
+
+/* metadata in ObjectMeta's order, as gcp_object_meta_ordered() puts it */
+
+static void
+gcp_object_dump_meta(gcp_buf_t *b, const json_t *meta, unsigned flags)
+{
+    int          first;
+    size_t       i;
+    json_t      *v;
+    const char  *key;
+
+    gcp_buf_addc(b, '{');
+    first = 1;
+
+    for (i = 0; gcp_meta_order[i]; i++) {
+        v = json_object_get(meta, gcp_meta_order[i]);
+
+        if (v) {
+            gcp_object_member(b, gcp_meta_order[i], v, &first);
+
+        } else if ((flags & GCP_OBJECT_NULL_CREATED)
+                   && strcmp(gcp_meta_order[i], "creationTimestamp") == 0)
+        {
+            gcp_object_member(b, gcp_meta_order[i], NULL, &first);
+        }
+    }
+
+    json_object_foreach((json_t *) meta, key, v) {
+        if (!gcp_object_listed(gcp_meta_order, key)) {
+            gcp_object_member(b, key, v, &first);
+        }
+    }
+
+    gcp_buf_addc(b, '}');
+}
+
+
+void
+gcp_object_dump_canonical(gcp_buf_t *b, const json_t *obj,
+    const char * const *order, unsigned flags)
+{
+    int          first, meta_first;
+    size_t       i, j;
+    json_t      *v, *meta;
+    const char  *key;
+
+    static const char * const  typemeta[] = { "kind", "apiVersion", NULL };
+
+    gcp_buf_addc(b, '{');
+    first = 1;
+
+    for (i = 0; typemeta[i]; i++) {
+        v = json_object_get(obj, typemeta[i]);
+        if (v) {
+            gcp_object_member(b, typemeta[i], v, &first);
+        }
+    }
+
+    meta = json_object_get(obj, "metadata");
+    meta_first = json_is_object(meta)
+                 || (meta == NULL && (flags & GCP_OBJECT_NULL_CREATED));
+
+    if (meta_first) {
+        if (!first) {
+            gcp_buf_addc(b, ',');
+        }
+
+        first = 0;
+        gcp_buf_addstr(b, "\"metadata\":");
+        gcp_object_dump_meta(b, meta, flags);
+    }
+
+    for (i = 0; order && order[i]; i++) {
+        v = json_object_get(obj, order[i]);
+
+        if (v == NULL || gcp_object_listed(typemeta, order[i])
+            || (meta_first && strcmp(order[i], "metadata") == 0))
+        {
+            continue;
+        }
+
+        for (j = 0; j < i && strcmp(order[j], order[i]) != 0; j++) {
+            /* void: written at its first place only */
+        }
+
+        if (j == i) {
+            gcp_object_member(b, order[i], v, &first);
+        }
+    }
+
+    json_object_foreach((json_t *) obj, key, v) {
+        if (!gcp_object_listed(typemeta, key)
+            && !gcp_object_listed(order, key)
+            && (!meta_first || strcmp(key, "metadata") != 0))
+        {
+            gcp_object_member(b, key, v, &first);
+        }
+    }
+
+    gcp_buf_addc(b, '}');
+}
+
+
 /*
  * The stored form of c (a new reference, released here; NULL: out of
  * memory): without metadata.resourceVersion, which storage keeps; sorted:

@@ -71,6 +71,19 @@ json_t *gcp_object_meta_ordered(const json_t *meta);
 /* Returns obj with keys reordered as the stored form (a new reference). */
 json_t *gcp_object_canonical(const json_t *obj, const char * const *order);
 
+/* gcp_object_dump_canonical() flags */
+#define GCP_OBJECT_NULL_CREATED  0x01   /* metadata.creationTimestamp */
+                                        /* null when unset (a zero */
+                                        /* metav1.Time), metadata {} */
+                                        /* with it when absent */
+
+/*
+ * Appends obj to b as gcp_object_canonical() orders it and
+ * gcp_json_dump_buf() writes it, without a copy of obj.
+ */
+void gcp_object_dump_canonical(gcp_buf_t *b, const json_t *obj,
+    const char * const *order, unsigned flags);
+
 /* Returns obj.metadata, creating it when absent or not an object
  * (borrowed; NULL only when out of memory or obj is not an object). */
 json_t *gcp_meta(json_t *obj);

@@ -3,6 +3,8 @@
  * gcp_object_splice(): the resourceVersion spliced into stored bytes, in
  * particular into sorted metadata (custom resources), whose members
  * before it are skipped: strings with escapes, empty and nested values.
+ * gcp_object_dump_canonical(): the bytes of gcp_object_canonical() and
+ * gcp_json_dump_buf(), without the copy.
  */
 
 #include <stdarg.h>
@@ -143,6 +145,86 @@ test_splice_remembered(void **state)
 }
 
 
+/* canonical's bytes: with NULL_CREATED, of a copy given a null */
+/* creationTimestamp (metadata {} when absent) as admission did */
+static void
+check_canonical(const char *in, const char * const *order, unsigned flags,
+    const char *want)
+{
+    json_t       *obj, *o, *meta, *c;
+    gcp_buf_t     b, ref;
+    gcp_arena_t  *a;
+
+    a = gcp_arena_create(0);
+    assert_non_null(a);
+
+    obj = json_loads(in, 0, NULL);
+    assert_non_null(obj);
+
+    o = json_copy(obj);
+    if (flags & GCP_OBJECT_NULL_CREATED) {
+        meta = json_copy(json_object_get(obj, "metadata"));
+        meta = meta ? meta : json_object();
+        if (json_object_get(meta, "creationTimestamp") == NULL) {
+            json_object_set_new(meta, "creationTimestamp", json_null());
+        }
+        json_object_set_new(o, "metadata", meta);
+    }
+
+    c = gcp_object_canonical(o, order);
+    gcp_buf_init(&ref, a);
+    gcp_json_dump_buf(&ref, c, 0);
+
+    gcp_buf_init(&b, a);
+    gcp_object_dump_canonical(&b, obj, order, flags);
+
+    assert_string_equal(gcp_buf_cstr(&b), gcp_buf_cstr(&ref));
+    if (want) {
+        assert_string_equal(gcp_buf_cstr(&b), want);
+    }
+
+    json_decref(c);
+    json_decref(o);
+    json_decref(obj);
+    gcp_arena_destroy(a);
+}
+
+
+static void
+test_dump_canonical(void **state)
+{
+    static const char * const  order[] = {
+        "spec", "status", "spec", "kind", "metadata", "metadata.name", NULL
+    };
+
+    check_canonical("{\"data\":{\"b\":\"<&>\",\"a\":\"x\"},"
+                    "\"metadata\":{\"labels\":{\"z\":\"1\"},\"name\":\"n\","
+                    "\"zz\":1,\"namespace\":\"ns\"},\"apiVersion\":\"v1\","
+                    "\"kind\":\"ConfigMap\"}", NULL, GCP_OBJECT_NULL_CREATED,
+                    "{\"kind\":\"ConfigMap\",\"apiVersion\":\"v1\","
+                    "\"metadata\":{\"name\":\"n\",\"namespace\":\"ns\","
+                    "\"creationTimestamp\":null,\"labels\":{\"z\":\"1\"},"
+                    "\"zz\":1},\"data\":{\"b\":\"\\u003c\\u0026\\u003e\","
+                    "\"a\":\"x\"}}");
+    check_canonical("{\"status\":{},\"x\":[1,2.5,null,true],\"spec\":"
+                    "{\"k\":\"\\u2028\"},\"kind\":\"K\",\"metadata\":{"
+                    "\"creationTimestamp\":\"2026-01-01T00:00:00Z\"}}", order,
+                    GCP_OBJECT_NULL_CREATED, NULL);
+    check_canonical("{\"spec\":1,\"kind\":\"K\"}", order,
+                    GCP_OBJECT_NULL_CREATED,
+                    "{\"kind\":\"K\",\"metadata\":{\"creationTimestamp\":"
+                    "null},\"spec\":1}");
+    check_canonical("{\"spec\":1,\"metadata\":\"odd\",\"we\\\"ird\":{}}",
+                    order, GCP_OBJECT_NULL_CREATED, NULL);
+    check_canonical("{\"spec\":1,\"metadata\":null}", order,
+                    GCP_OBJECT_NULL_CREATED, NULL);
+    check_canonical("{\"a\":1,\"metadata\":{\"name\":\"n\"},\"kind\":\"K\"}",
+                    NULL, 0, "{\"kind\":\"K\",\"metadata\":{\"name\":\"n\"},"
+                    "\"a\":1}");
+    check_canonical("{}", NULL, 0, "{}");
+}
+
+
 int
 main(void)
 {
@@ -151,6 +233,7 @@ main(void)
         cmocka_unit_test(test_splice_corrupt),
         cmocka_unit_test(test_splice_typed),
         cmocka_unit_test(test_splice_remembered),
+        cmocka_unit_test(test_dump_canonical),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
