@@ -340,36 +340,6 @@ gcp_buf_reserve(gcp_buf_t *b, size_t extra)
 
 
 void
-gcp_buf_add(gcp_buf_t *b, const void *p, size_t n)
-{
-    if (n == 0 || gcp_buf_reserve(b, n) != GCP_OK) {
-        return;
-    }
-
-    memcpy(b->data + b->len, p, n);
-    b->len += n;
-}
-
-
-void
-gcp_buf_addstr(gcp_buf_t *b, const char *s)
-{
-    gcp_buf_add(b, s, strlen(s));
-}
-
-
-void
-gcp_buf_addc(gcp_buf_t *b, char c)
-{
-    if (gcp_buf_reserve(b, 1) != GCP_OK) {
-        return;
-    }
-
-    b->data[b->len++] = c;
-}
-
-
-void
 gcp_buf_printf(gcp_buf_t *b, const char *fmt, ...)
 {
     int       n;

@@ -113,9 +113,42 @@ typedef struct {
 
 void gcp_buf_init(gcp_buf_t *b, gcp_arena_t *a);
 int gcp_buf_reserve(gcp_buf_t *b, size_t extra);
-void gcp_buf_add(gcp_buf_t *b, const void *p, size_t n);
-void gcp_buf_addstr(gcp_buf_t *b, const char *s);
-void gcp_buf_addc(gcp_buf_t *b, char c);
+
+/*
+ * Appends: inline while the storage has room (every byte of JSON output
+ * goes through them), gcp_buf_reserve() otherwise.
+ */
+static inline void
+gcp_buf_add(gcp_buf_t *b, const void *p, size_t n)
+{
+    if (n == 0) {
+        return;
+    }
+
+    if ((!b->failed && b->len + n < b->cap)
+        || gcp_buf_reserve(b, n) == GCP_OK)
+    {
+        memcpy(b->data + b->len, p, n);
+        b->len += n;
+    }
+}
+
+static inline void
+gcp_buf_addstr(gcp_buf_t *b, const char *s)
+{
+    gcp_buf_add(b, s, strlen(s));
+}
+
+static inline void
+gcp_buf_addc(gcp_buf_t *b, char c)
+{
+    if ((!b->failed && b->len + 1 < b->cap)
+        || gcp_buf_reserve(b, 1) == GCP_OK)
+    {
+        b->data[b->len++] = c;
+    }
+}
+
 void gcp_buf_printf(gcp_buf_t *b, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))

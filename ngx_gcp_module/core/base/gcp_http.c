@@ -102,6 +102,19 @@ struct gcp_http_s {
 };
 
 
+/*
+ * Clears OpenSSL's error queue (see above); a look first, as clearing an
+ * empty queue costs far more (every slot reset) and it is empty mostly.
+ */
+static inline void
+gcp_http_err_clear(void)
+{
+    if (ERR_peek_error() != 0) {
+        ERR_clear_error();
+    }
+}
+
+
 static void gcp_http_process(gcp_http_t *h);
 static void gcp_http_req_free(gcp_http_req_t *r);
 
@@ -444,7 +457,7 @@ gcp_http_destroy(gcp_http_t *h)
     /* closes the cached connections: the close callback runs */
     curl_multi_cleanup(h->multi);
     h->multi = NULL;
-    ERR_clear_error();
+    gcp_http_err_clear();
 
     if (h->timer) {
         h->loop->timer_del(h->loop, h->timer);
@@ -490,7 +503,7 @@ gcp_http_req_free(gcp_http_req_t *r)
     if (r->in_multi) {
         curl_multi_remove_handle(h->multi, r->easy);
         r->in_multi = 0;
-        ERR_clear_error();
+        gcp_http_err_clear();
     }
 
     if (r->prev) {
@@ -711,7 +724,7 @@ gcp_http_send(gcp_http_t *h, const gcp_http_opts_t *o, gcp_http_data_pt data,
     r->in_multi = 1;
     h->requests++;
 
-    ERR_clear_error();
+    gcp_http_err_clear();
 
     return r;
 }
@@ -876,7 +889,7 @@ gcp_http_process(gcp_http_t *h)
     CURLcode         code;
     gcp_http_req_t  *r;
 
-    ERR_clear_error();
+    gcp_http_err_clear();
 
     while ((m = curl_multi_info_read(h->multi, &left)) != NULL) {
         if (m->msg != CURLMSG_DONE) {
@@ -896,7 +909,7 @@ gcp_http_process(gcp_http_t *h)
         curl_multi_remove_handle(h->multi, r->easy);
         r->in_multi = 0;
 
-        ERR_clear_error();
+        gcp_http_err_clear();
 
         gcp_http_finish(r, code);
     }

@@ -165,6 +165,30 @@ gcp_json_format_bits(double v, int fmt, int bits, char *buf)
 }
 
 
+/*
+ * What a string's byte needs in Go's encoding: 0 nothing (copied as it
+ * is), 1 an escape, 2 a look at its UTF-8 sequence.
+ */
+static const unsigned char  gcp_json_byte_class[256] = {
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 1, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+    2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+    2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+    2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+    2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+    2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+    2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+    2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+};
+
+
 void
 gcp_json_add_string(gcp_buf_t *b, const char *s, size_t len)
 {
@@ -183,13 +207,12 @@ gcp_json_add_string(gcp_buf_t *b, const char *s, size_t len)
     while (i < len) {
         c = (unsigned char) s[i];
 
+        if (gcp_json_byte_class[c] == 0) {
+            i++;
+            continue;
+        }
+
         if (c < 0x80) {
-            if (c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>'
-                && c != '&')
-            {
-                i++;
-                continue;
-            }
 
             gcp_buf_add(b, s + start, i - start);
 
@@ -328,10 +351,11 @@ gcp_json_dump_run(gcp_buf_t *b, const json_t *v, int pretty, int sorted)
     const char         *key;
     const json_t       *next;
     gcp_jdump_frame_t  *stack, *f, *ns;
+    gcp_jdump_frame_t   frames[16];     /* the usual depths: no malloc */
 
-    stack = NULL;
+    stack = frames;
     depth = 0;
-    cap = 0;
+    cap = gcp_nelems(frames);
     next = v;
 
     for ( ;; ) {
@@ -341,11 +365,16 @@ gcp_json_dump_run(gcp_buf_t *b, const json_t *v, int pretty, int sorted)
                 || (json_is_array(next) && json_array_size(next) != 0))
             {
                 if (depth == cap) {
-                    cap = cap ? cap * 2 : 16;
-                    ns = realloc(stack, cap * sizeof(gcp_jdump_frame_t));
+                    cap *= 2;
+                    ns = realloc(stack == frames ? NULL : stack,
+                                 cap * sizeof(gcp_jdump_frame_t));
                     if (ns == NULL) {
                         b->failed = 1;
                         break;
+                    }
+
+                    if (stack == frames) {
+                        memcpy(ns, frames, sizeof(frames));
                     }
 
                     stack = ns;
@@ -450,7 +479,9 @@ gcp_json_dump_run(gcp_buf_t *b, const json_t *v, int pretty, int sorted)
         free(stack[--depth].members);
     }
 
-    free(stack);
+    if (stack != frames) {
+        free(stack);
+    }
 }
 
 
