@@ -42,6 +42,7 @@
 
 
 #define GCP_HTTP_IDLE_EASY  16
+#define GCP_HTTP_KEPT_HDRS  4
 
 
 typedef struct gcp_http_sock_s  gcp_http_sock_t;
@@ -62,7 +63,7 @@ struct gcp_http_req_s {
     gcp_http_req_t      *rprev;
     gcp_http_t          *h;
     CURL                *easy;
-    struct curl_slist   *headers;
+    struct curl_slist   *headers;       /* own, or NULL (kept ones) */
     struct curl_slist   *connect_to;
     char                *body;
 
@@ -99,6 +100,8 @@ struct gcp_http_s {
     uint64_t             connections;
     CURL                *idle[GCP_HTTP_IDLE_EASY];   /* easy handles */
     size_t               nidle;                     /* kept, reset */
+    struct curl_slist   *hdrs[GCP_HTTP_KEPT_HDRS];  /* header lists */
+    size_t               nhdrs;                     /* kept till the end */
 };
 
 
@@ -454,6 +457,10 @@ gcp_http_destroy(gcp_http_t *h)
         curl_easy_cleanup(h->idle[--h->nidle]);
     }
 
+    while (h->nhdrs) {
+        curl_slist_free_all(h->hdrs[--h->nhdrs]);
+    }
+
     /* closes the cached connections: the close callback runs */
     curl_multi_cleanup(h->multi);
     h->multi = NULL;
@@ -575,31 +582,109 @@ gcp_http_prereq_cb(void *clientp, char *primary_ip, char *local_ip,
 }
 
 
+/* Returns 1 when l holds exactly the lines of headers, then extra. */
 static int
-gcp_http_req_setup(gcp_http_req_t *r, const gcp_http_opts_t *o)
+gcp_http_hdrs_equal(const struct curl_slist *l, const char * const *headers,
+    const char *extra)
 {
-    size_t               i;
-    CURL                *e = r->easy;
-    struct curl_slist   *l;
+    size_t  i;
 
-    for (i = 0; o->headers && o->headers[i]; i++) {
-        l = curl_slist_append(r->headers, o->headers[i]);
-        if (l == NULL) {
-            return GCP_ENOMEM;
+    for (i = 0; headers && headers[i]; i++, l = l->next) {
+        if (l == NULL || strcmp(l->data, headers[i]) != 0) {
+            return 0;
+        }
+    }
+
+    if (extra) {
+        if (l == NULL || strcmp(l->data, extra) != 0) {
+            return 0;
         }
 
+        l = l->next;
+    }
+
+    return l == NULL;
+}
+
+
+/*
+ * The request's header list: one the client keeps when it holds the same
+ * lines (callers send the same few sets again and again: a webhook's
+ * calls), else a new one, kept while there is room (until the client is
+ * destroyed), or the request's own (r->headers).  Returns the list, or
+ * NULL: no headers, or out of memory when *failed is set.
+ */
+static struct curl_slist *
+gcp_http_hdrs(gcp_http_t *h, gcp_http_req_t *r, const gcp_http_opts_t *o,
+    int *failed)
+{
+    size_t              i;
+    const char         *extra;
+    struct curl_slist  *l, *n;
+
+    /* no "Expect: 100-continue" round trip before larger bodies */
+    extra = o->body.data ? "Expect:" : NULL;
+
+    *failed = 0;
+
+    if ((o->headers == NULL || o->headers[0] == NULL) && extra == NULL) {
+        return NULL;
+    }
+
+    for (i = 0; i < h->nhdrs; i++) {
+        if (gcp_http_hdrs_equal(h->hdrs[i], o->headers, extra)) {
+            return h->hdrs[i];
+        }
+    }
+
+    l = NULL;
+
+    for (i = 0; o->headers && o->headers[i]; i++) {
+        n = curl_slist_append(l, o->headers[i]);
+        if (n == NULL) {
+            curl_slist_free_all(l);
+            *failed = 1;
+            return NULL;
+        }
+
+        l = n;
+    }
+
+    if (extra) {
+        n = curl_slist_append(l, extra);
+        if (n == NULL) {
+            curl_slist_free_all(l);
+            *failed = 1;
+            return NULL;
+        }
+
+        l = n;
+    }
+
+    if (h->nhdrs < GCP_HTTP_KEPT_HDRS) {
+        h->hdrs[h->nhdrs++] = l;
+
+    } else {
         r->headers = l;
     }
 
+    return l;
+}
+
+
+static int
+gcp_http_req_setup(gcp_http_req_t *r, const gcp_http_opts_t *o)
+{
+    int                  failed;
+    CURL                *e = r->easy;
+    struct curl_slist   *headers;
+
+    headers = gcp_http_hdrs(r->h, r, o, &failed);
+    if (failed) {
+        return GCP_ENOMEM;
+    }
+
     if (o->body.data) {
-        /* no "Expect: 100-continue" round trip before larger bodies */
-        l = curl_slist_append(r->headers, "Expect:");
-        if (l == NULL) {
-            return GCP_ENOMEM;
-        }
-
-        r->headers = l;
-
         r->body = malloc(o->body.len + 1);
         if (r->body == NULL) {
             return GCP_ENOMEM;
@@ -630,7 +715,7 @@ gcp_http_req_setup(gcp_http_req_t *r, const gcp_http_opts_t *o)
         return GCP_ENOMEM;
     }
 
-    curl_easy_setopt(e, CURLOPT_HTTPHEADER, r->headers);
+    curl_easy_setopt(e, CURLOPT_HTTPHEADER, headers);
     curl_easy_setopt(e, CURLOPT_PRIVATE, r);
     curl_easy_setopt(e, CURLOPT_PREREQFUNCTION, gcp_http_prereq_cb);
     curl_easy_setopt(e, CURLOPT_PREREQDATA, r);

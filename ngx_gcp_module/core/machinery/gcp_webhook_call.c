@@ -374,6 +374,7 @@ gcp_webhook_post(gcp_http_t *http, const gcp_api_conf_t *conf,
     gcp_str_t body, gcp_webhook_reply_pt done, void *arg)
 {
     size_t                 i;
+    gcp_buf_t              b;
     gcp_whcall_t          *w;
     gcp_http_opts_t        o;
     gcp_webhook_reply_t    r;
@@ -389,7 +390,12 @@ gcp_webhook_post(gcp_http_t *http, const gcp_api_conf_t *conf,
     w->a = a;
     w->done = done;
     w->arg = arg;
-    w->url = gcp_sprintf(a, "%s?timeout=%ds", c->url, timeout_s);
+    gcp_buf_init(&b, a);
+    gcp_buf_addstr(&b, c->url);
+    gcp_buf_addstr(&b, "?timeout=");
+    gcp_buf_add_int(&b, timeout_s);
+    gcp_buf_addc(&b, 's');
+    w->url = gcp_buf_failed(&b) ? NULL : gcp_buf_cstr(&b);
 
     memset(&o, 0, sizeof(o));
 
