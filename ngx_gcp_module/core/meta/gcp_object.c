@@ -509,80 +509,177 @@ gcp_object_canonical(const json_t *obj, const char * const *order)
 }
 
 
-/* Returns 1 when key is one of the NULL-terminated list. */
+/*
+ * gcp_object_dump_canonical(): each member is given its rank in the
+ * canonical order in one pass over the object (no lookup per listed
+ * key), then written in rank order; members not listed keep their order
+ * after the listed ones.
+ */
 
-static int
-gcp_object_listed(const char * const *list, const char *key)
+#define GCP_OBJECT_SLOTS     32         /* on the stack; more: malloc */
+#define GCP_OBJECT_UNLISTED  ((size_t) 1 << 20)
+
+typedef struct {
+    size_t          rank;
+    const char     *key;
+    const json_t   *value;              /* NULL: null (a zero time) */
+    unsigned        meta:1;             /* metadata, written ordered */
+} gcp_object_slot_t;
+
+
+#define GCP_OBJECT_NONE  ((size_t) -1)
+
+/* Returns the index of key in the NULL-terminated list, or NONE. */
+
+static size_t
+gcp_object_rank(const char * const *list, const char *key)
 {
     size_t  i;
 
     for (i = 0; list && list[i]; i++) {
-        if (strcmp(list[i], key) == 0) {
-            return 1;
+        if (list[i][0] == key[0] && strcmp(list[i], key) == 0) {
+            return i;
         }
     }
 
-    return 0;
+    return GCP_OBJECT_NONE;
 }
 
 
-/* ,"KEY":VALUE (no comma first) */
+static void gcp_object_dump_ranked(gcp_buf_t *b, const json_t *obj,
+    const char * const *order, unsigned flags, int meta);
+
+
+/*
+ * Writes the n slots (taken in rank order, a stable insertion sort: n is
+ * small) as an object's members.
+ */
 
 static void
-gcp_object_member(gcp_buf_t *b, const char *key, const json_t *v,
-    int *first)
+gcp_object_dump_slots(gcp_buf_t *b, gcp_object_slot_t *slots, size_t n,
+    unsigned flags)
 {
-    if (!*first) {
-        gcp_buf_addc(b, ',');
+    size_t             i, j;
+    gcp_object_slot_t  t;
+
+    for (i = 1; i < n; i++) {
+        t = slots[i];
+
+        for (j = i; j > 0 && slots[j - 1].rank > t.rank; j--) {
+            slots[j] = slots[j - 1];
+        }
+
+        slots[j] = t;
     }
-
-    *first = 0;
-
-    gcp_json_add_string(b, key, strlen(key));
-    gcp_buf_addc(b, ':');
-
-    if (v) {
-        gcp_json_dump_buf(b, v, 0);
-
-    } else {
-        gcp_buf_add(b, "null", 4);
-    }
-}
-
-
-/* metadata in ObjectMeta's order, as gcp_object_meta_ordered() puts it */
-
-static void
-gcp_object_dump_meta(gcp_buf_t *b, const json_t *meta, unsigned flags)
-{
-    int          first;
-    size_t       i;
-    json_t      *v;
-    const char  *key;
 
     gcp_buf_addc(b, '{');
-    first = 1;
 
-    for (i = 0; gcp_meta_order[i]; i++) {
-        v = json_object_get(meta, gcp_meta_order[i]);
-
-        if (v) {
-            gcp_object_member(b, gcp_meta_order[i], v, &first);
-
-        } else if ((flags & GCP_OBJECT_NULL_CREATED)
-                   && strcmp(gcp_meta_order[i], "creationTimestamp") == 0)
-        {
-            gcp_object_member(b, gcp_meta_order[i], NULL, &first);
+    for (i = 0; i < n; i++) {
+        if (i) {
+            gcp_buf_addc(b, ',');
         }
-    }
 
-    json_object_foreach((json_t *) meta, key, v) {
-        if (!gcp_object_listed(gcp_meta_order, key)) {
-            gcp_object_member(b, key, v, &first);
+        gcp_json_add_string(b, slots[i].key, strlen(slots[i].key));
+        gcp_buf_addc(b, ':');
+
+        if (slots[i].meta) {
+            gcp_object_dump_ranked(b, slots[i].value, gcp_meta_order, flags,
+                                   1);
+
+        } else if (slots[i].value) {
+            gcp_json_dump_buf(b, slots[i].value, 0);
+
+        } else {
+            gcp_buf_add(b, "null", 4);
         }
     }
 
     gcp_buf_addc(b, '}');
+}
+
+
+/*
+ * obj's members ranked: with meta, metadata's (order: ObjectMeta's, a null
+ * creationTimestamp added with GCP_OBJECT_NULL_CREATED); else an object's
+ * (kind, apiVersion, metadata, then order).  obj NULL: an empty object.
+ */
+
+static void
+gcp_object_dump_ranked(gcp_buf_t *b, const json_t *obj,
+    const char * const *order, unsigned flags, int meta)
+{
+    int                 has_meta, has_created;
+    size_t              n, cap, r;
+    json_t             *v;
+    const char         *key;
+    gcp_object_slot_t   stack[GCP_OBJECT_SLOTS], *slots;
+
+    static const char * const  typemeta[] = { "kind", "apiVersion", NULL };
+
+    cap = json_object_size(obj) + 1;
+    slots = stack;
+
+    if (cap > GCP_OBJECT_SLOTS) {
+        slots = malloc(cap * sizeof(gcp_object_slot_t));
+        if (slots == NULL) {
+            b->failed = 1;
+            return;
+        }
+    }
+
+    n = 0;
+    has_meta = 0;
+    has_created = 0;
+
+    json_object_foreach((json_t *) obj, key, v) {
+        slots[n].key = key;
+        slots[n].value = v;
+        slots[n].meta = 0;
+
+        if (meta) {
+            r = gcp_object_rank(order, key);
+            has_created |= r != GCP_OBJECT_NONE
+                           && strcmp(key, "creationTimestamp") == 0;
+
+        } else if ((r = gcp_object_rank(typemeta, key)) != GCP_OBJECT_NONE) {
+            /* kind 0, apiVersion 1 */
+
+        } else if (json_is_object(v) && strcmp(key, "metadata") == 0) {
+            r = 2;
+            slots[n].meta = 1;
+            has_meta = 1;
+
+        } else if ((r = gcp_object_rank(order, key)) != GCP_OBJECT_NONE) {
+            r += 3;
+        }
+
+        slots[n].rank = r != GCP_OBJECT_NONE ? r : GCP_OBJECT_UNLISTED + n;
+        n++;
+    }
+
+    if ((flags & GCP_OBJECT_NULL_CREATED) && meta && !has_created) {
+        slots[n].key = "creationTimestamp";
+        slots[n].value = NULL;
+        slots[n].meta = 0;
+        slots[n].rank = gcp_object_rank(order, "creationTimestamp");
+        n++;
+
+    } else if ((flags & GCP_OBJECT_NULL_CREATED) && !meta && !has_meta
+               && json_object_get(obj, "metadata") == NULL)
+    {
+        /* no metadata: {"creationTimestamp":null} */
+        slots[n].key = "metadata";
+        slots[n].value = NULL;
+        slots[n].meta = 1;
+        slots[n].rank = 2;
+        n++;
+    }
+
+    gcp_object_dump_slots(b, slots, n, flags);
+
+    if (slots != stack) {
+        free(slots);
+    }
 }
 
 
@@ -590,65 +687,7 @@ void
 gcp_object_dump_canonical(gcp_buf_t *b, const json_t *obj,
     const char * const *order, unsigned flags)
 {
-    int          first, meta_first;
-    size_t       i, j;
-    json_t      *v, *meta;
-    const char  *key;
-
-    static const char * const  typemeta[] = { "kind", "apiVersion", NULL };
-
-    gcp_buf_addc(b, '{');
-    first = 1;
-
-    for (i = 0; typemeta[i]; i++) {
-        v = json_object_get(obj, typemeta[i]);
-        if (v) {
-            gcp_object_member(b, typemeta[i], v, &first);
-        }
-    }
-
-    meta = json_object_get(obj, "metadata");
-    meta_first = json_is_object(meta)
-                 || (meta == NULL && (flags & GCP_OBJECT_NULL_CREATED));
-
-    if (meta_first) {
-        if (!first) {
-            gcp_buf_addc(b, ',');
-        }
-
-        first = 0;
-        gcp_buf_addstr(b, "\"metadata\":");
-        gcp_object_dump_meta(b, meta, flags);
-    }
-
-    for (i = 0; order && order[i]; i++) {
-        v = json_object_get(obj, order[i]);
-
-        if (v == NULL || gcp_object_listed(typemeta, order[i])
-            || (meta_first && strcmp(order[i], "metadata") == 0))
-        {
-            continue;
-        }
-
-        for (j = 0; j < i && strcmp(order[j], order[i]) != 0; j++) {
-            /* void: written at its first place only */
-        }
-
-        if (j == i) {
-            gcp_object_member(b, order[i], v, &first);
-        }
-    }
-
-    json_object_foreach((json_t *) obj, key, v) {
-        if (!gcp_object_listed(typemeta, key)
-            && !gcp_object_listed(order, key)
-            && (!meta_first || strcmp(key, "metadata") != 0))
-        {
-            gcp_object_member(b, key, v, &first);
-        }
-    }
-
-    gcp_buf_addc(b, '}');
+    gcp_object_dump_ranked(b, obj, order, flags, 0);
 }
 
 

@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <setjmp.h>
 #include <cmocka.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "gcp_object.h"
@@ -193,8 +194,16 @@ check_canonical(const char *in, const char * const *order, unsigned flags,
 static void
 test_dump_canonical(void **state)
 {
+    char    big[4096], *p;
+    size_t  i;
+
+    /* "metadata" listed: only where it is not an object (canonical would */
+    /* put an object there unordered) */
     static const char * const  order[] = {
         "spec", "status", "spec", "kind", "metadata", "metadata.name", NULL
+    };
+    static const char * const  plain[] = {
+        "spec", "status", "spec", "kind", "metadata.name", NULL
     };
 
     check_canonical("{\"data\":{\"b\":\"<&>\",\"a\":\"x\"},"
@@ -222,6 +231,20 @@ test_dump_canonical(void **state)
                     NULL, 0, "{\"kind\":\"K\",\"metadata\":{\"name\":\"n\"},"
                     "\"a\":1}");
     check_canonical("{}", NULL, 0, "{}");
+
+    /* more members than the writer ranks on the stack */
+    p = big;
+    p += sprintf(p, "{\"metadata\":{");
+    for (i = 40; i > 0; i--) {
+        p += sprintf(p, "\"m%zu\":%zu,", i, i);
+    }
+    p += sprintf(p, "\"uid\":\"u\",\"name\":\"n\"},");
+    for (i = 40; i > 0; i--) {
+        p += sprintf(p, "\"k%zu\":[%zu],", i, i);
+    }
+    sprintf(p, "\"status\":{},\"kind\":\"K\"}");
+    check_canonical(big, plain, GCP_OBJECT_NULL_CREATED, NULL);
+    check_canonical(big, NULL, 0, NULL);
 }
 
 
