@@ -680,6 +680,54 @@ test_dump_sorted(void **state)
 }
 
 
+/*
+ * Long strings (copied sixteen bytes at a time where the CPU can): each
+ * special byte or sequence at every offset of a 40-byte string is written
+ * as alone (the short path), the plain bytes around it as they are.
+ */
+static void
+test_dump_escapes_long(void **state)
+{
+    size_t        i, k, n;
+    char          in[64], want[128];
+    gcp_buf_t     b, one;
+    const char   *esc;
+    gcp_arena_t  *a = gcp_arena_create(0);
+
+    static const char * const  specials[] = {
+        "\x01", "\"", "\\", "<", ">", "&", "\n", "\x7f", "a", "\xc3\xa9",
+        "\xff", "\xe2\x80\xa8", "\xf0\x9f\x98\x80", "\xc3"
+    };
+
+    for (k = 0; k < gcp_nelems(specials); k++) {
+        gcp_buf_init(&one, a);
+        gcp_json_add_string(&one, specials[k], strlen(specials[k]));
+        esc = gcp_buf_cstr(&one);
+        n = strlen(esc) - 2;
+
+        for (i = 0; i + strlen(specials[k]) <= 40; i++) {
+            memset(in, 'x', i);
+            memcpy(in + i, specials[k], strlen(specials[k]));
+            memset(in + i + strlen(specials[k]), 'y',
+                   40 - i - strlen(specials[k]));
+
+            want[0] = '"';
+            memset(want + 1, 'x', i);
+            memcpy(want + 1 + i, esc + 1, n);
+            memset(want + 1 + i + n, 'y', 40 - i - strlen(specials[k]));
+            want[1 + i + n + 40 - i - strlen(specials[k])] = '"';
+            want[2 + n + 40 - strlen(specials[k])] = '\0';
+
+            gcp_buf_init(&b, a);
+            gcp_json_add_string(&b, in, 40);
+            assert_string_equal(gcp_buf_cstr(&b), want);
+        }
+    }
+
+    gcp_arena_destroy(a);
+}
+
+
 int
 main(void)
 {
@@ -695,6 +743,7 @@ main(void)
         cmocka_unit_test(test_fuzz),
         cmocka_unit_test(test_helpers),
         cmocka_unit_test(test_dump_sorted),
+        cmocka_unit_test(test_dump_escapes_long),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
