@@ -27,9 +27,13 @@
  * users (nginx's own connections) find them there and take them for
  * theirs.  The queue is cleared whenever curl returns.
  *
- * Easy handles are kept for the next requests (curl_easy_reset): a new
- * one costs curl a large allocation (its receive buffer) and its set-up,
- * on every webhook call otherwise.
+ * Easy handles are kept for the next requests: a new one costs curl a
+ * large allocation (its receive buffer) and its set-up, on every webhook
+ * call otherwise.  A kept handle keeps the options of its last request
+ * too (their copies in a gcp_http_prof_t): a request whose options are
+ * the same (a webhook's next call) sets only its own URL, body and
+ * pointers, as curl's own reuse of a handle does; any other gets a handle
+ * back to curl's defaults (curl_easy_reset) and sets everything.
  */
 
 #include <stdlib.h>
@@ -46,6 +50,29 @@
 
 
 typedef struct gcp_http_sock_s  gcp_http_sock_t;
+
+
+/* The options an easy handle was set up with (copies), for its reuse. */
+typedef struct {
+    char                *method;
+    char                *connect_to;
+    struct curl_slist   *connect_list;  /* CURLOPT_CONNECT_TO's */
+    struct curl_slist   *headers;       /* a kept list (h->hdrs) */
+    gcp_str_t            pem[3];        /* ca, cert, key (data NULL: */
+    char                *file[3];       /* none) */
+    uint64_t             timeout_ms;
+    uint64_t             connect_timeout_ms;
+    unsigned             body:1;
+    unsigned             tcp_keepalive:1;
+    unsigned             insecure:1;
+    unsigned             valid:1;
+} gcp_http_prof_t;
+
+
+typedef struct {
+    CURL                *easy;
+    gcp_http_prof_t      prof;          /* valid: easy is set up so */
+} gcp_http_idle_t;
 
 struct gcp_http_sock_s {
     gcp_http_sock_t     *next;
@@ -66,6 +93,7 @@ struct gcp_http_req_s {
     struct curl_slist   *headers;       /* own, or NULL (kept ones) */
     struct curl_slist   *connect_to;
     char                *body;
+    gcp_http_prof_t      prof;          /* of easy, when valid */
 
     char                *in;            /* bytes received, not consumed */
     size_t               in_len;
@@ -98,8 +126,8 @@ struct gcp_http_s {
     gcp_http_req_t      *ready_last;
     uint64_t             requests;
     uint64_t             connections;
-    CURL                *idle[GCP_HTTP_IDLE_EASY];   /* easy handles */
-    size_t               nidle;                     /* kept, reset */
+    gcp_http_idle_t      idle[GCP_HTTP_IDLE_EASY];  /* easy handles */
+    size_t               nidle;                     /* kept */
     struct curl_slist   *hdrs[GCP_HTTP_KEPT_HDRS];  /* header lists */
     size_t               nhdrs;                     /* kept till the end */
 };
@@ -120,6 +148,7 @@ gcp_http_err_clear(void)
 
 static void gcp_http_process(gcp_http_t *h);
 static void gcp_http_req_free(gcp_http_req_t *r);
+static void gcp_http_prof_free(gcp_http_prof_t *p);
 
 
 /* ------------------------------------------------------------ loop glue */
@@ -454,7 +483,9 @@ gcp_http_destroy(gcp_http_t *h)
     }
 
     while (h->nidle) {
-        curl_easy_cleanup(h->idle[--h->nidle]);
+        h->nidle--;
+        curl_easy_cleanup(h->idle[h->nidle].easy);
+        gcp_http_prof_free(&h->idle[h->nidle].prof);
     }
 
     while (h->nhdrs) {
@@ -524,12 +555,23 @@ gcp_http_req_free(gcp_http_req_t *r)
     }
 
     if (r->easy && h->nidle < GCP_HTTP_IDLE_EASY) {
-        /* back to curl's defaults, buffers and TLS sessions kept */
-        curl_easy_reset(r->easy);
-        h->idle[h->nidle++] = r->easy;
+        if (r->prof.valid) {
+            /* set up for the next request of the same options */
+            curl_easy_setopt(r->easy, CURLOPT_ERRORBUFFER, NULL);
+
+        } else {
+            /* back to curl's defaults, buffers and TLS sessions kept */
+            curl_easy_reset(r->easy);
+            gcp_http_prof_free(&r->prof);
+        }
+
+        h->idle[h->nidle].easy = r->easy;
+        h->idle[h->nidle].prof = r->prof;
+        h->nidle++;
 
     } else {
         curl_easy_cleanup(r->easy);
+        gcp_http_prof_free(&r->prof);
     }
 
     curl_slist_free_all(r->headers);
@@ -672,17 +714,11 @@ gcp_http_hdrs(gcp_http_t *h, gcp_http_req_t *r, const gcp_http_opts_t *o,
 }
 
 
+/* The options of the request itself: on every handle. */
 static int
-gcp_http_req_setup(gcp_http_req_t *r, const gcp_http_opts_t *o)
+gcp_http_req_own(gcp_http_req_t *r, const gcp_http_opts_t *o)
 {
-    int                  failed;
-    CURL                *e = r->easy;
-    struct curl_slist   *headers;
-
-    headers = gcp_http_hdrs(r->h, r, o, &failed);
-    if (failed) {
-        return GCP_ENOMEM;
-    }
+    CURL  *e = r->easy;
 
     if (o->body.data) {
         r->body = malloc(o->body.len + 1);
@@ -698,6 +734,26 @@ gcp_http_req_setup(gcp_http_req_t *r, const gcp_http_opts_t *o)
                          (curl_off_t) o->body.len);
     }
 
+    if (curl_easy_setopt(e, CURLOPT_URL, o->url) != CURLE_OK) {
+        return GCP_ENOMEM;
+    }
+
+    curl_easy_setopt(e, CURLOPT_PRIVATE, r);
+    curl_easy_setopt(e, CURLOPT_PREREQDATA, r);
+    curl_easy_setopt(e, CURLOPT_WRITEDATA, r);
+    curl_easy_setopt(e, CURLOPT_ERRORBUFFER, r->err);
+
+    return GCP_OK;
+}
+
+
+/* Every other option, on a handle at curl's defaults. */
+static int
+gcp_http_req_setup(gcp_http_req_t *r, const gcp_http_opts_t *o,
+    struct curl_slist *headers)
+{
+    CURL  *e = r->easy;
+
     if (o->method) {
         curl_easy_setopt(e, CURLOPT_CUSTOMREQUEST, o->method);
     }
@@ -711,17 +767,9 @@ gcp_http_req_setup(gcp_http_req_t *r, const gcp_http_opts_t *o)
         curl_easy_setopt(e, CURLOPT_CONNECT_TO, r->connect_to);
     }
 
-    if (curl_easy_setopt(e, CURLOPT_URL, o->url) != CURLE_OK) {
-        return GCP_ENOMEM;
-    }
-
     curl_easy_setopt(e, CURLOPT_HTTPHEADER, headers);
-    curl_easy_setopt(e, CURLOPT_PRIVATE, r);
     curl_easy_setopt(e, CURLOPT_PREREQFUNCTION, gcp_http_prereq_cb);
-    curl_easy_setopt(e, CURLOPT_PREREQDATA, r);
     curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, gcp_http_write_cb);
-    curl_easy_setopt(e, CURLOPT_WRITEDATA, r);
-    curl_easy_setopt(e, CURLOPT_ERRORBUFFER, r->err);
     curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
     curl_easy_setopt(e, CURLOPT_TCP_NODELAY, 1L);
     curl_easy_setopt(e, CURLOPT_HTTP_VERSION, (long) CURL_HTTP_VERSION_1_1);
@@ -772,11 +820,181 @@ gcp_http_req_setup(gcp_http_req_t *r, const gcp_http_opts_t *o)
 }
 
 
+static void
+gcp_http_prof_free(gcp_http_prof_t *p)
+{
+    size_t  i;
+
+    free(p->method);
+    free(p->connect_to);
+    curl_slist_free_all(p->connect_list);
+
+    for (i = 0; i < 3; i++) {
+        free((char *) p->pem[i].data);
+        free(p->file[i]);
+    }
+
+    memset(p, 0, sizeof(gcp_http_prof_t));
+}
+
+
+static int
+gcp_http_str_eq(const char *kept, const char *s)
+{
+    return kept == NULL ? s == NULL : s != NULL && strcmp(kept, s) == 0;
+}
+
+
+static int
+gcp_http_pem_eq(const gcp_http_prof_t *p, size_t i, const gcp_http_pem_t *pem)
+{
+    return p->pem[i].len == pem->pem.len
+           && (pem->pem.len == 0
+               || memcmp(p->pem[i].data, pem->pem.data, pem->pem.len) == 0)
+           && gcp_http_str_eq(p->file[i], pem->file);
+}
+
+
+/* Returns 1 when a handle set up as p serves o (with headers) as it is. */
+static int
+gcp_http_prof_match(const gcp_http_prof_t *p, const gcp_http_opts_t *o,
+    const struct curl_slist *headers)
+{
+    return p->valid
+           && p->headers == headers
+           && p->body == (o->body.data != NULL)
+           && p->timeout_ms == o->timeout_ms
+           && p->connect_timeout_ms == o->connect_timeout_ms
+           && p->tcp_keepalive == o->tcp_keepalive
+           && p->insecure == o->insecure
+           && gcp_http_str_eq(p->method, o->method)
+           && gcp_http_str_eq(p->connect_to, o->connect_to)
+           && gcp_http_pem_eq(p, 0, &o->ca)
+           && gcp_http_pem_eq(p, 1, &o->cert)
+           && gcp_http_pem_eq(p, 2, &o->key);
+}
+
+
+static char *
+gcp_http_strdup(const char *s, int *failed)
+{
+    char  *d;
+
+    if (s == NULL) {
+        return NULL;
+    }
+
+    d = strdup(s);
+    *failed |= d == NULL;
+
+    return d;
+}
+
+
+/*
+ * Records in r->prof the options r's handle was set up with, when they
+ * can serve a later request: its header list is one the client keeps.
+ * Out of memory, the handle is simply not kept so.
+ */
+static void
+gcp_http_prof_keep(gcp_http_req_t *r, const gcp_http_opts_t *o,
+    struct curl_slist *headers)
+{
+    int                    failed;
+    size_t                 i;
+    char                  *d;
+    gcp_http_prof_t       *p = &r->prof;
+    const gcp_http_pem_t  *pem[3];
+
+    if (r->headers) {
+        return;                         /* its own list: freed with it */
+    }
+
+    pem[0] = &o->ca;
+    pem[1] = &o->cert;
+    pem[2] = &o->key;
+
+    failed = 0;
+
+    p->method = gcp_http_strdup(o->method, &failed);
+    p->connect_to = gcp_http_strdup(o->connect_to, &failed);
+
+    for (i = 0; i < 3; i++) {
+        p->file[i] = gcp_http_strdup(pem[i]->file, &failed);
+
+        if (pem[i]->pem.len) {
+            d = malloc(pem[i]->pem.len);
+            failed |= d == NULL;
+
+            if (d) {
+                memcpy(d, pem[i]->pem.data, pem[i]->pem.len);
+                p->pem[i].data = d;
+                p->pem[i].len = pem[i]->pem.len;
+            }
+        }
+    }
+
+    if (failed) {
+        gcp_http_prof_free(p);
+        return;
+    }
+
+    p->connect_list = r->connect_to;    /* the profile's from now on */
+    r->connect_to = NULL;
+    p->headers = headers;
+    p->timeout_ms = o->timeout_ms;
+    p->connect_timeout_ms = o->connect_timeout_ms;
+    p->body = o->body.data != NULL;
+    p->tcp_keepalive = o->tcp_keepalive;
+    p->insecure = o->insecure;
+    p->valid = 1;
+}
+
+
+/*
+ * Gives r a handle: a kept one set up for o's options (r->prof valid),
+ * else a kept one back at curl's defaults, else a new one.
+ */
+static void
+gcp_http_easy_get(gcp_http_t *h, gcp_http_req_t *r, const gcp_http_opts_t *o,
+    const struct curl_slist *headers)
+{
+    size_t            i;
+    gcp_http_idle_t  *k;
+
+    for (i = h->nidle; i > 0; i--) {
+        k = &h->idle[i - 1];
+
+        if (gcp_http_prof_match(&k->prof, o, headers)) {
+            r->easy = k->easy;
+            r->prof = k->prof;
+            *k = h->idle[--h->nidle];
+            return;
+        }
+    }
+
+    if (h->nidle == 0) {
+        r->easy = curl_easy_init();
+        return;
+    }
+
+    k = &h->idle[--h->nidle];
+    r->easy = k->easy;
+
+    if (k->prof.valid) {
+        curl_easy_reset(r->easy);
+        gcp_http_prof_free(&k->prof);
+    }
+}
+
+
 gcp_http_req_t *
 gcp_http_send(gcp_http_t *h, const gcp_http_opts_t *o, gcp_http_data_pt data,
     gcp_http_done_pt done, void *arg)
 {
-    gcp_http_req_t  *r;
+    int                  failed;
+    gcp_http_req_t      *r;
+    struct curl_slist   *headers;
 
     r = calloc(1, sizeof(gcp_http_req_t));
     if (r == NULL) {
@@ -791,7 +1009,6 @@ gcp_http_send(gcp_http_t *h, const gcp_http_opts_t *o, gcp_http_data_pt data,
     r->replayable = o->replayable || (o->body.data == NULL
                                       && (o->method == NULL
                                           || strcmp(o->method, "GET") == 0));
-    r->easy = h->nidle ? h->idle[--h->nidle] : curl_easy_init();
 
     r->next = h->reqs;
     if (h->reqs) {
@@ -799,7 +1016,27 @@ gcp_http_send(gcp_http_t *h, const gcp_http_opts_t *o, gcp_http_data_pt data,
     }
     h->reqs = r;
 
-    if (r->easy == NULL || gcp_http_req_setup(r, o) != GCP_OK
+    headers = gcp_http_hdrs(h, r, o, &failed);
+
+    if (!failed) {
+        gcp_http_easy_get(h, r, o, headers);
+    }
+
+    if (failed || r->easy == NULL) {
+        gcp_http_req_free(r);
+        return NULL;
+    }
+
+    if (!r->prof.valid) {
+        if (gcp_http_req_setup(r, o, headers) != GCP_OK) {
+            gcp_http_req_free(r);
+            return NULL;
+        }
+
+        gcp_http_prof_keep(r, o, headers);
+    }
+
+    if (gcp_http_req_own(r, o) != GCP_OK
         || curl_multi_add_handle(h->multi, r->easy) != CURLM_OK)
     {
         gcp_http_req_free(r);

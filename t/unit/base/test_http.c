@@ -678,9 +678,36 @@ test_tls(void **state)
     assert_int_equal(r.error, GCP_HTTP_OK);
     assert_int_equal(r.status, 200);
 
-    /* another CA: refused */
+    /* again, the same options (another copy of the CA): the handle kept */
+    /* set up serves it */
+
+    o.ca.pem = slurp("ca.crt");
+    memset(&r, 0, sizeof(r));
+    assert_non_null(gcp_http_send(h, &o, NULL, on_done, &r));
+    run(loop, &r, 5000);
+    assert_int_equal(r.error, GCP_HTTP_OK);
+    assert_int_equal(r.status, 200);
+
+    /* another CA: refused, though a handle set up for the first is kept */
 
     o.ca.pem = slurp("other.crt");
+    memset(&r, 0, sizeof(r));
+    assert_non_null(gcp_http_send(h, &o, NULL, on_done, &r));
+    run(loop, &r, 5000);
+    assert_int_equal(r.error, GCP_HTTP_ERR_TLS);
+
+    /* and the first CA again, after the other */
+
+    o.ca.pem = slurp("ca.crt");
+    memset(&r, 0, sizeof(r));
+    assert_non_null(gcp_http_send(h, &o, NULL, on_done, &r));
+    run(loop, &r, 5000);
+    assert_int_equal(r.error, GCP_HTTP_OK);
+
+    /* no CA of its own: the system's do not know this one */
+
+    o.ca.pem.data = NULL;
+    o.ca.pem.len = 0;
     memset(&r, 0, sizeof(r));
     assert_non_null(gcp_http_send(h, &o, NULL, on_done, &r));
     run(loop, &r, 5000);
