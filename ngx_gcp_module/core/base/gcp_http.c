@@ -69,9 +69,17 @@ typedef struct {
 } gcp_http_prof_t;
 
 
+/* A URL parsed once for a handle's requests to it (CURLOPT_CURLU). */
+typedef struct {
+    CURLU               *uh;
+    char                *url;           /* as given */
+} gcp_http_url_t;
+
+
 typedef struct {
     CURL                *easy;
     gcp_http_prof_t      prof;          /* valid: easy is set up so */
+    gcp_http_url_t       url;           /* the last URL it was given */
 } gcp_http_idle_t;
 
 struct gcp_http_sock_s {
@@ -94,6 +102,7 @@ struct gcp_http_req_s {
     struct curl_slist   *connect_to;
     char                *body;
     gcp_http_prof_t      prof;          /* of easy, when valid */
+    gcp_http_url_t       url;           /* of easy */
 
     char                *in;            /* bytes received, not consumed */
     size_t               in_len;
@@ -149,6 +158,7 @@ gcp_http_err_clear(void)
 static void gcp_http_process(gcp_http_t *h);
 static void gcp_http_req_free(gcp_http_req_t *r);
 static void gcp_http_prof_free(gcp_http_prof_t *p);
+static void gcp_http_url_free(gcp_http_url_t *u);
 
 
 /* ------------------------------------------------------------ loop glue */
@@ -486,6 +496,7 @@ gcp_http_destroy(gcp_http_t *h)
         h->nidle--;
         curl_easy_cleanup(h->idle[h->nidle].easy);
         gcp_http_prof_free(&h->idle[h->nidle].prof);
+        gcp_http_url_free(&h->idle[h->nidle].url);
     }
 
     while (h->nhdrs) {
@@ -567,11 +578,13 @@ gcp_http_req_free(gcp_http_req_t *r)
 
         h->idle[h->nidle].easy = r->easy;
         h->idle[h->nidle].prof = r->prof;
+        h->idle[h->nidle].url = r->url;
         h->nidle++;
 
     } else {
         curl_easy_cleanup(r->easy);
         gcp_http_prof_free(&r->prof);
+        gcp_http_url_free(&r->url);
     }
 
     curl_slist_free_all(r->headers);
@@ -714,6 +727,59 @@ gcp_http_hdrs(gcp_http_t *h, gcp_http_req_t *r, const gcp_http_opts_t *o,
 }
 
 
+static void
+gcp_http_url_free(gcp_http_url_t *u)
+{
+    curl_url_cleanup(u->uh);
+    free(u->url);
+    u->uh = NULL;
+    u->url = NULL;
+}
+
+
+/*
+ * Gives r's handle the URL: parsed once for the handle (a CURLU, which
+ * curl copies for each transfer instead of parsing the URL again: the
+ * flags are curl's own for CURLOPT_URL), or as CURLOPT_URL when curl's
+ * parser refuses it, so that curl reports it as it would.  Returns
+ * GCP_OK or GCP_ENOMEM.
+ */
+static int
+gcp_http_url_set(gcp_http_req_t *r, const char *url)
+{
+    CURLU           *uh;
+    gcp_http_url_t  *u = &r->url;
+
+    if (u->url && strcmp(u->url, url) == 0) {
+        curl_easy_setopt(r->easy, CURLOPT_CURLU, u->uh);
+        return GCP_OK;
+    }
+
+    curl_easy_setopt(r->easy, CURLOPT_CURLU, NULL);
+    gcp_http_url_free(u);
+
+    uh = curl_url();
+
+    if (uh && curl_url_set(uh, CURLUPART_URL, url,
+                           CURLU_GUESS_SCHEME | CURLU_NON_SUPPORT_SCHEME)
+              == CURLUE_OK)
+    {
+        u->url = strdup(url);
+
+        if (u->url) {
+            u->uh = uh;
+            curl_easy_setopt(r->easy, CURLOPT_CURLU, uh);
+            return GCP_OK;
+        }
+    }
+
+    curl_url_cleanup(uh);
+
+    return curl_easy_setopt(r->easy, CURLOPT_URL, url) == CURLE_OK
+           ? GCP_OK : GCP_ENOMEM;
+}
+
+
 /* The options of the request itself: on every handle. */
 static int
 gcp_http_req_own(gcp_http_req_t *r, const gcp_http_opts_t *o)
@@ -734,7 +800,7 @@ gcp_http_req_own(gcp_http_req_t *r, const gcp_http_opts_t *o)
                          (curl_off_t) o->body.len);
     }
 
-    if (curl_easy_setopt(e, CURLOPT_URL, o->url) != CURLE_OK) {
+    if (gcp_http_url_set(r, o->url) != GCP_OK) {
         return GCP_ENOMEM;
     }
 
@@ -962,15 +1028,33 @@ gcp_http_easy_get(gcp_http_t *h, gcp_http_req_t *r, const gcp_http_opts_t *o,
     size_t            i;
     gcp_http_idle_t  *k;
 
+    size_t            any;
+
+    /* set up for these options, for this URL if there is one */
+
+    any = h->nidle;
+
     for (i = h->nidle; i > 0; i--) {
         k = &h->idle[i - 1];
 
-        if (gcp_http_prof_match(&k->prof, o, headers)) {
-            r->easy = k->easy;
-            r->prof = k->prof;
-            *k = h->idle[--h->nidle];
-            return;
+        if (!gcp_http_prof_match(&k->prof, o, headers)) {
+            continue;
         }
+
+        any = i - 1;
+
+        if (k->url.url && strcmp(k->url.url, o->url) == 0) {
+            break;
+        }
+    }
+
+    if (any < h->nidle) {
+        k = &h->idle[any];
+        r->easy = k->easy;
+        r->prof = k->prof;
+        r->url = k->url;
+        *k = h->idle[--h->nidle];
+        return;
     }
 
     if (h->nidle == 0) {
@@ -980,6 +1064,7 @@ gcp_http_easy_get(gcp_http_t *h, gcp_http_req_t *r, const gcp_http_opts_t *o,
 
     k = &h->idle[--h->nidle];
     r->easy = k->easy;
+    r->url = k->url;
 
     if (k->prof.valid) {
         curl_easy_reset(r->easy);
