@@ -7,6 +7,16 @@
  * arrived is handed to the callers once curl_multi_socket_action()
  * returned, where starting and cancelling requests is allowed.
  *
+ * A socket curl stops watching (CURL_POLL_REMOVE: its transfer ended, the
+ * connection waits in curl's cache for the next) stays in the loop,
+ * parked: the next transfer on the connection finds it there instead of a
+ * new duplicate, registration and their undoing (four system calls per
+ * webhook call otherwise).  A parked socket that becomes readable (the
+ * server closed the connection) is no longer watched; curl finds such a
+ * connection dead when it next looks.  A parked entry serves curl's
+ * socket of the same number only if it is still the same socket (its
+ * inode).
+ *
  * The loop watches a duplicate of each curl socket, not the socket itself:
  * curl 7.88 closes a socket whose connect was cancelled before telling the
  * socket callback or calling the close-socket callback (curl PR 11439,
@@ -39,6 +49,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <curl/curl.h>
 #include <openssl/err.h>
 
@@ -88,6 +99,9 @@ struct gcp_http_sock_s {
     curl_socket_t        fd;            /* curl's */
     int                  dup;           /* ours, in the loop */
     gcp_loop_fd_t       *fdh;
+    ino_t                ino;           /* the socket's */
+    unsigned             events;        /* watched */
+    unsigned             parked:1;      /* curl does not watch it */
 };
 
 
@@ -172,6 +186,16 @@ gcp_http_sock_handler(void *arg, int fd, unsigned events)
     gcp_http_sock_t  *sk = arg;
     gcp_http_t       *h = sk->h;
 
+    if (sk->parked) {
+        /* the server spoke (or closed) on an idle connection: curl will */
+        /* see, it is not ours to read */
+        if (sk->events && h->loop->fd_mod(h->loop, sk->fdh, 0) == GCP_OK) {
+            sk->events = 0;
+        }
+
+        return;
+    }
+
     s = sk->fd;
     mask = 0;
 
@@ -224,6 +248,61 @@ gcp_http_sock_forget(gcp_http_t *h, gcp_http_sock_t *sk)
 }
 
 
+/* The inode of a descriptor's socket, or 0. */
+static ino_t
+gcp_http_sock_ino(int fd)
+{
+    struct stat  st;
+
+    return fstat(fd, &st) == 0 ? st.st_ino : 0;
+}
+
+
+/* curl stopped watching sk's socket: kept, not watched for writing. */
+static void
+gcp_http_sock_park(gcp_http_t *h, gcp_http_sock_t *sk)
+{
+    sk->parked = 1;
+
+    if ((sk->events & GCP_LOOP_WRITE)
+        && h->loop->fd_mod(h->loop, sk->fdh, sk->events & GCP_LOOP_READ)
+           == GCP_OK)
+    {
+        sk->events &= GCP_LOOP_READ;
+    }
+}
+
+
+/*
+ * Returns the parked entry of curl's socket fd, unparked, or NULL.  One of
+ * the number that is another socket now is dropped.
+ */
+static gcp_http_sock_t *
+gcp_http_sock_unpark(gcp_http_t *h, curl_socket_t fd)
+{
+    gcp_http_sock_t  *sk;
+
+    for (sk = h->socks; sk; sk = sk->next) {
+        if (sk->fd == fd && sk->parked) {
+            break;
+        }
+    }
+
+    if (sk == NULL) {
+        return NULL;
+    }
+
+    if (sk->ino == 0 || gcp_http_sock_ino(fd) != sk->ino) {
+        gcp_http_sock_forget(h, sk);
+        return NULL;
+    }
+
+    sk->parked = 0;
+
+    return sk;
+}
+
+
 static int
 gcp_http_sock_cb(CURL *easy, curl_socket_t fd, int what, void *userp,
     void *socketp)
@@ -235,7 +314,7 @@ gcp_http_sock_cb(CURL *easy, curl_socket_t fd, int what, void *userp,
     if (what == CURL_POLL_REMOVE) {
         if (sk) {
             curl_multi_assign(h->multi, fd, NULL);
-            gcp_http_sock_forget(h, sk);
+            gcp_http_sock_park(h, sk);
         }
 
         return 0;
@@ -251,8 +330,21 @@ gcp_http_sock_cb(CURL *easy, curl_socket_t fd, int what, void *userp,
         events |= GCP_LOOP_WRITE;
     }
 
+    if (sk == NULL) {
+        sk = gcp_http_sock_unpark(h, fd);
+
+        if (sk) {
+            curl_multi_assign(h->multi, fd, sk);
+        }
+    }
+
     if (sk) {
-        (void) h->loop->fd_mod(h->loop, sk->fdh, events);
+        if (sk->events != events
+            && h->loop->fd_mod(h->loop, sk->fdh, events) == GCP_OK)
+        {
+            sk->events = events;
+        }
+
         return 0;
     }
 
@@ -270,6 +362,8 @@ gcp_http_sock_cb(CURL *easy, curl_socket_t fd, int what, void *userp,
         return -1;
     }
 
+    sk->ino = gcp_http_sock_ino(sk->dup);
+    sk->events = events;
     sk->fdh = h->loop->fd_add(h->loop, sk->dup, events,
                               gcp_http_sock_handler, sk);
 
@@ -290,15 +384,23 @@ gcp_http_sock_cb(CURL *easy, curl_socket_t fd, int what, void *userp,
 static int
 gcp_http_close_cb(void *clientp, curl_socket_t fd)
 {
-    gcp_http_t       *h = clientp;
-    gcp_http_sock_t  *sk;
+    gcp_http_t        *h = clientp;
+    gcp_http_sock_t   *sk, **p;
 
-    for (sk = h->socks; sk; sk = sk->next) {
+    /* every entry of the number (a parked one of an earlier socket too) */
+
+    curl_multi_assign(h->multi, fd, NULL);
+
+    for (p = &h->socks; *p; /* void */) {
+        sk = *p;
+
         if (sk->fd == fd) {
-            curl_multi_assign(h->multi, fd, NULL);
-            gcp_http_sock_forget(h, sk);
-            break;
+            *p = sk->next;
+            gcp_http_sock_free(h, sk);
+            continue;
         }
+
+        p = &sk->next;
     }
 
     return close(fd);
