@@ -1120,6 +1120,13 @@ ngx_http_gcp_init_module(ngx_cycle_t *cycle)
         return NGX_ERROR;
     }
 
+    /* read-only after start: built once here, shared by the workers */
+    if (mcf->used && gcp_api_preload(&err) != GCP_OK) {
+        ngx_log_error(NGX_LOG_EMERG, cycle->log, 0, "gcp_api_preload: %s",
+                      err);
+        return NGX_ERROR;
+    }
+
     path = &mcf->storage.path;
 
     if (mcf->storage.type == NGX_HTTP_GCP_STORAGE_ETCD

@@ -13,9 +13,20 @@
 
 
 struct gcp_schema_set_s {
-    json_t  *defs;
-    json_t  *memo;          /* values derived from definitions, or NULL */
+    json_t        *defs;    /* the set's own definitions */
+    const json_t  *base;    /* the shared embedded ones, or NULL */
+    json_t        *memo;    /* values derived from definitions, or NULL */
 };
+
+
+/*
+ * The embedded definitions parsed once for the process and never freed
+ * (gcp_schema_embedded_share()): sets that load the embedded documents
+ * then look them up here instead of holding copies.  Nothing takes a
+ * reference of the object itself, so its pages, built before the workers
+ * fork, stay shared with them.
+ */
+static json_t  *gcp_schema_shared;
 
 
 gcp_schema_set_t *
@@ -119,16 +130,59 @@ int
 gcp_schema_set_load_embedded(gcp_schema_set_t *set, const char **err)
 {
     int                           rc;
+    json_t                       *def;
+    const char                   *name;
     const gcp_embedded_schema_t  *e;
 
-    for (e = gcp_embedded_schemas; e->name; e++) {
-        rc = gcp_schema_set_add_doc(set, e->data, e->len, err);
-        if (rc != GCP_OK) {
-            return rc;
+    if (gcp_schema_shared == NULL) {
+        for (e = gcp_embedded_schemas; e->name; e++) {
+            rc = gcp_schema_set_add_doc(set, e->data, e->len, err);
+            if (rc != GCP_OK) {
+                return rc;
+            }
         }
+
+        return GCP_OK;
     }
 
+    gcp_schema_set_changed(set);
+
+    /* the embedded definitions replace same-named ones of the set */
+    json_object_foreach(gcp_schema_shared, name, def) {
+        json_object_del(set->defs, name);
+    }
+
+    set->base = gcp_schema_shared;
+
     return GCP_OK;
+}
+
+
+int
+gcp_schema_embedded_share(const char **err)
+{
+    int                 rc;
+    gcp_schema_set_t   *set;
+
+    if (gcp_schema_shared != NULL) {
+        return GCP_OK;
+    }
+
+    set = gcp_schema_set_create();
+    if (set == NULL) {
+        *err = "out of memory";
+        return GCP_ENOMEM;
+    }
+
+    rc = gcp_schema_set_load_embedded(set, err);
+
+    if (rc == GCP_OK) {
+        gcp_schema_shared = json_incref(set->defs);
+    }
+
+    gcp_schema_set_free(set);
+
+    return rc;
 }
 
 
@@ -153,14 +207,65 @@ gcp_schema_set_del(gcp_schema_set_t *set, const char *name)
 const json_t *
 gcp_schema_get(const gcp_schema_set_t *set, const char *name)
 {
-    return set ? json_object_get(set->defs, name) : NULL;
+    json_t  *def;
+
+    if (set == NULL) {
+        return NULL;
+    }
+
+    def = json_object_get(set->defs, name);
+
+    return def ? def : json_object_get(set->base, name);
 }
 
 
-const json_t *
-gcp_schema_definitions(const gcp_schema_set_t *set)
+const char *
+gcp_schema_next(const gcp_schema_set_t *set, gcp_schema_iter_t *i,
+    const json_t **def)
 {
-    return set->defs;
+    const char  *name;
+
+    for ( ;; ) {
+        switch (i->phase) {
+
+        case 0:
+            i->it = json_object_iter(set->defs);
+            i->phase = 1;
+            break;
+
+        case 1:
+            i->it = json_object_iter_next(set->defs, i->it);
+            break;
+
+        case 2:
+            i->it = json_object_iter_next((json_t *) set->base, i->it);
+            break;
+
+        default:
+            return NULL;
+        }
+
+        if (i->it == NULL && i->phase == 1 && set->base != NULL) {
+            i->it = json_object_iter((json_t *) set->base);
+            i->phase = 2;
+        }
+
+        if (i->it == NULL) {
+            i->phase = 3;
+            return NULL;
+        }
+
+        name = json_object_iter_key(i->it);
+
+        /* a shared definition the set replaced is not visited */
+        if (i->phase == 2 && json_object_get(set->defs, name) != NULL) {
+            continue;
+        }
+
+        *def = json_object_iter_value(i->it);
+
+        return name;
+    }
 }
 
 
@@ -313,8 +418,9 @@ const char *
 gcp_schema_find_gvk(const gcp_schema_set_t *set, const char *group,
     const char *version, const char *kind)
 {
-    const char  *name, *found;
-    json_t      *def;
+    const char         *name, *found;
+    const json_t       *def;
+    gcp_schema_iter_t   i = GCP_SCHEMA_ITER;
 
     if (set == NULL) {
         return NULL;
@@ -322,7 +428,7 @@ gcp_schema_find_gvk(const gcp_schema_set_t *set, const char *group,
 
     found = NULL;
 
-    json_object_foreach(set->defs, name, def) {
+    while ((name = gcp_schema_next(set, &i, &def)) != NULL) {
         if (gcp_schema_has_gvk(def, group, version, kind)
             && (found == NULL || strcmp(name, found) < 0))
         {
@@ -337,9 +443,10 @@ gcp_schema_find_gvk(const gcp_schema_set_t *set, const char *group,
 const char *
 gcp_schema_def_name(const gcp_schema_set_t *set, const json_t *node)
 {
-    int          n;
-    json_t      *def;
-    const char  *name, *ref;
+    int                 n;
+    const char         *name, *ref;
+    const json_t       *def;
+    gcp_schema_iter_t   i = GCP_SCHEMA_ITER;
 
     if (set == NULL || node == NULL) {
         return NULL;
@@ -362,7 +469,7 @@ gcp_schema_def_name(const gcp_schema_set_t *set, const json_t *node)
         return ref;
     }
 
-    json_object_foreach(set->defs, name, def) {
+    while ((name = gcp_schema_next(set, &i, &def)) != NULL) {
         if (def == node) {
             return name;
         }

@@ -46,8 +46,22 @@ void gcp_schema_set_free(gcp_schema_set_t *set);
 int gcp_schema_set_add_doc(gcp_schema_set_t *set, const char *json,
     size_t len, const char **err);
 
-/* Adds every document compiled into the module.  Returns GCP_OK or error. */
+/*
+ * Adds every document compiled into the module (replacing same-named
+ * definitions).  After gcp_schema_embedded_share() the set refers to the
+ * process's shared definitions instead of parsing copies of its own.
+ * Returns GCP_OK or an error.
+ */
 int gcp_schema_set_load_embedded(gcp_schema_set_t *set, const char **err);
+
+/*
+ * Parses the embedded documents once for the process, for every set that
+ * loads them later (nginx's master calls it before it forks the workers,
+ * so that they share its pages instead of building copies).  Kept until
+ * the process exits; a second call does nothing.  Returns GCP_OK, or an
+ * error with *err set to a static message.
+ */
+int gcp_schema_embedded_share(const char **err);
 
 /* Adds one definition; the set takes a reference of schema. */
 int gcp_schema_set_put(gcp_schema_set_t *set, const char *name,
@@ -71,8 +85,20 @@ int gcp_schema_memo_put(const gcp_schema_set_t *set, const char *key,
 /* Returns the definition NAME, or NULL. */
 const json_t *gcp_schema_get(const gcp_schema_set_t *set, const char *name);
 
-/* Returns the object of all definitions (name -> schema), borrowed. */
-const json_t *gcp_schema_definitions(const gcp_schema_set_t *set);
+/*
+ * Walks the definitions: start with an iterator set to GCP_SCHEMA_ITER;
+ * each call returns the next name (borrowed from the set) and sets *def,
+ * or returns NULL at the end.  The set must not change during the walk.
+ */
+typedef struct {
+    void      *it;
+    unsigned   phase;
+} gcp_schema_iter_t;
+
+#define GCP_SCHEMA_ITER  { NULL, 0 }
+
+const char *gcp_schema_next(const gcp_schema_set_t *set, gcp_schema_iter_t *i,
+    const json_t **def);
 
 /* Returns the definition name a node refers to ("$ref" or allOf), or NULL. */
 const char *gcp_schema_ref_name(const json_t *node);

@@ -47,6 +47,13 @@
 static char  gcp_api_err[256];
 
 
+int
+gcp_api_preload(const char **err)
+{
+    return gcp_schema_embedded_share(err);
+}
+
+
 gcp_api_t *
 gcp_api_create(const gcp_api_conf_t *conf, const char **err)
 {

@@ -19,6 +19,15 @@
 
 
 /*
+ * Builds, in the calling process, what the APIs it creates later share
+ * read-only instead of building copies (the embedded schemas), kept until
+ * the process exits: nginx's master calls it before it forks the workers,
+ * whose pages then stay shared.  Optional; a second call does nothing.
+ * Returns GCP_OK, or an error with *err set to a static message.
+ */
+int gcp_api_preload(const char **err);
+
+/*
  * Returns the API core for this process, owned by the caller and released
  * with gcp_api_destroy(), or NULL with *err set to a static message.  The
  * conf is copied; the store stays the caller's.

@@ -1424,15 +1424,15 @@ test_inline_embedded(void **state)
 static void
 test_annotations(void **state)
 {
-    int            kinds;
-    json_t        *def, *prop, *props;
-    const char    *name, *key;
-    const json_t  *defs;
+    int                 kinds;
+    json_t             *prop, *props;
+    const char         *name, *key;
+    const json_t       *def;
+    gcp_schema_iter_t   iter = GCP_SCHEMA_ITER;
 
-    defs = gcp_schema_definitions(set);
     kinds = 0;
 
-    json_object_foreach((json_t *) defs, name, def) {
+    while ((name = gcp_schema_next(set, &iter, &def)) != NULL) {
         if (strncmp(name, "test.", 5) == 0
             || strcmp(name, "io.k8s.apimachinery.pkg.version.Info") == 0)
         {
