@@ -38,6 +38,10 @@ struct gcp_mirror_s {
 static void gcp_mirror_load(gcp_mirror_t *m);
 
 
+/* the process's mirrors never loaded yet (gcp_mirrors_loading()) */
+static size_t  gcp_mirrors_cold;
+
+
 static void
 gcp_mirror_kv_free(gcp_kv_t *kv)
 {
@@ -271,7 +275,11 @@ gcp_mirror_listed(void *arg, gcp_store_result_t *res)
     }
 
     m->revision = res->revision;
-    m->ready = 1;
+
+    if (!m->ready) {
+        m->ready = 1;
+        gcp_mirrors_cold--;
+    }
 
     prefix.data = m->prefix;
     prefix.len = m->prefix_len;
@@ -345,6 +353,8 @@ gcp_mirror_create(gcp_store_t *store, gcp_loop_t *loop, const char *prefix,
     m->changed = changed;
     m->arg = arg;
 
+    gcp_mirrors_cold++;
+
     gcp_mirror_load(m);
 
     return m;
@@ -366,6 +376,10 @@ gcp_mirror_free(gcp_mirror_t *m)
         m->loop->timer_del(m->loop, m->retry);
     }
 
+    if (!m->ready) {
+        gcp_mirrors_cold--;
+    }
+
     gcp_mirror_clear(m);
     free(m->kvs);
     free(m->prefix);
@@ -384,6 +398,13 @@ int
 gcp_mirror_ready(const gcp_mirror_t *m)
 {
     return m->ready;
+}
+
+
+size_t
+gcp_mirrors_loading(void)
+{
+    return gcp_mirrors_cold;
 }
 
 

@@ -36,6 +36,12 @@ void gcp_mirror_free(gcp_mirror_t *m);
 /* Returns 1 once the first list was loaded. */
 int gcp_mirror_ready(const gcp_mirror_t *m);
 
+/*
+ * Returns how many mirrors of this process have not loaded their first
+ * list yet (the worker's caches still loading, server/gcp_warm.c).
+ */
+size_t gcp_mirrors_loading(void);
+
 /* Returns the store revision the mirror reflects (0 before loading). */
 int64_t gcp_mirror_revision(const gcp_mirror_t *m);
 

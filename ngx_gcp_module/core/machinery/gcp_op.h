@@ -79,6 +79,8 @@ struct gcp_api_s {
                                         /* NULL */
     uint64_t            start_ms;
     unsigned            ready:1;
+    unsigned            warm:1;         /* its caches loaded once */
+                                        /* (server/gcp_warm.c) */
 };
 
 

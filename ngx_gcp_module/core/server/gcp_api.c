@@ -34,6 +34,7 @@
 #include "gcp_store_metrics.h"
 #include "gcp_time.h"
 #include "gcp_types.h"
+#include "gcp_warm.h"
 
 
 #define GCP_DEFAULT_VERSION  "v1.32.0-ngx-gcp"
@@ -725,11 +726,18 @@ gcp_api_admitted(gcp_op_t *op)
 }
 
 
-/* The user is known (impersonation applied): priority and fairness. */
+/*
+ * The user is known (impersonation applied): priority and fairness, once
+ * the worker's caches are loaded (a new worker's first requests wait).
+ */
 
 static void
 gcp_api_identified(gcp_op_t *op)
 {
+    if (gcp_warm_wait(op, gcp_api_identified)) {
+        return;
+    }
+
     gcp_apf_admit(op, gcp_api_admitted);
 }
 
