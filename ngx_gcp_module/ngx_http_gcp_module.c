@@ -33,6 +33,7 @@
 #define NGX_HTTP_GCP_STATS_INTERVAL 60000   /* object counts, as upstream */
 #define NGX_HTTP_GCP_DRAIN_MS       100
 #define NGX_HTTP_GCP_BOOTSTRAP_MS   1000
+#define NGX_HTTP_GCP_MIRROR_DIR     "etcd-mirror"   /* in the prefix */
 
 
 static void *ngx_http_gcp_create_main_conf(ngx_conf_t *cf);
@@ -792,7 +793,8 @@ ngx_http_gcp_sec_positive(ngx_conf_t *cf, void *post, void *data)
  * gcp_storage lmdb PATH [map_size=SIZE] [sync=on|off];
  * gcp_storage etcd URL[,URL...] [prefix=/registry] [cacert=FILE]
  *     [cert=FILE key=FILE] [timeout=5s]
- *     [consistent_reads=instance|quorum] [freshness=1s] [mirror=DIR];
+ *     [consistent_reads=instance|quorum] [freshness=1s]
+ *     [mirror=DIR|off];
  *
  * The first argument names the backend; each backend parses the rest.
  */
@@ -889,7 +891,7 @@ ngx_http_gcp_storage_etcd(ngx_conf_t *cf, ngx_http_gcp_storage_conf_t *st)
 {
     u_char           *p;
     ngx_str_t        *value, *file, s;
-    ngx_uint_t        i;
+    ngx_uint_t        i, mirror_off;
     const char       *err;
     gcp_etcd_conf_t   conf;
 
@@ -902,6 +904,7 @@ ngx_http_gcp_storage_etcd(ngx_conf_t *cf, ngx_http_gcp_storage_conf_t *st)
     st->timeout = 5000;
     st->reads = GCP_ETCD_READS_INSTANCE;
     st->freshness = 1000;
+    mirror_off = 0;
 
     for (i = 3; i < cf->args->nelts; i++) {
 
@@ -929,7 +932,14 @@ ngx_http_gcp_storage_etcd(ngx_conf_t *cf, ngx_http_gcp_storage_conf_t *st)
             continue;
         }
 
+        if (ngx_strcmp(value[i].data, "mirror=off") == 0) {
+            mirror_off = 1;
+            ngx_str_null(&st->mirror);
+            continue;
+        }
+
         if (ngx_strncmp(value[i].data, "mirror=", 7) == 0) {
+            mirror_off = 0;
             st->mirror.data = value[i].data + 7;
             st->mirror.len = value[i].len - 7;
 
@@ -988,6 +998,15 @@ ngx_http_gcp_storage_etcd(ngx_conf_t *cf, ngx_http_gcp_storage_conf_t *st)
         }
 
         if (ngx_conf_full_name(cf->cycle, file, 1) != NGX_OK) {
+            return NGX_CONF_ERROR;
+        }
+    }
+
+    if (st->mirror.len == 0 && !mirror_off) {
+        /* one copy per instance by default, in the nginx prefix */
+        ngx_str_set(&st->mirror, NGX_HTTP_GCP_MIRROR_DIR);
+
+        if (ngx_conf_full_name(cf->cycle, &st->mirror, 0) != NGX_OK) {
             return NGX_CONF_ERROR;
         }
     }
@@ -1051,6 +1070,7 @@ typedef struct {
     gcp_etcd_claim_t   claim;
     ngx_log_t         *log;
     ngx_str_t         *path;
+    ngx_uint_t         kept;        /* the mirror was kept */
 } ngx_http_gcp_claim_t;
 
 
@@ -1070,6 +1090,7 @@ ngx_http_gcp_mirror_claim(void *arg, int64_t revision, const char *recorded,
     ngx_http_gcp_claim_t  *cl = arg;
 
     keep = gcp_etcd_claim(&cl->claim, revision, recorded, source);
+    cl->kept = keep && revision != 0;
 
     if (revision != 0 && cl->claim.why != NULL) {
         ngx_log_error(NGX_LOG_NOTICE, cl->log, 0,
@@ -1191,6 +1212,21 @@ ngx_http_gcp_init_module(ngx_cycle_t *cycle)
     }
 
     mcf->shared = sh;
+
+    if (conf.claim_arg != NULL) {
+        /* the workers' feeders compare etcd's replies with it */
+        claim = conf.claim_arg;
+        mcf->mirror_source = claim->claim.id;
+
+        if (!claim->kept && mcf->storage.zone && mcf->storage.zone->data) {
+            /*
+             * loaded again from a fresh range, at etcd's revision now: the
+             * watermark kept over the reload may be another cluster's
+             */
+            __atomic_store_n((int64_t *) mcf->storage.zone->data, 0,
+                             __ATOMIC_RELEASE);
+        }
+    }
 
     return NGX_OK;
 }
@@ -1436,6 +1472,29 @@ ngx_http_gcp_open_etcd(ngx_cycle_t *cycle, ngx_http_gcp_main_conf_t *mcf)
 
 
 /*
+ * The feeder saw another etcd under the endpoints (docs/storage.md, "An
+ * etcd replaced at run time"): the mirror was emptied; a reload makes new
+ * workers, whose revisions, caches and watches start afresh, and whose
+ * master loads the mirror anew for the etcd it finds.
+ */
+
+static void
+ngx_http_gcp_etcd_replaced(void *arg, const char *why)
+{
+    ngx_log_error(NGX_LOG_WARN, ngx_cycle->log, 0,
+                  "gcp_storage etcd: %s: the mirror was emptied, reloading",
+                  why);
+
+    if (ngx_process == NGX_PROCESS_WORKER
+        && kill(getppid(), ngx_signal_value(NGX_RECONFIGURE_SIGNAL)) == -1)
+    {
+        ngx_log_error(NGX_LOG_ALERT, ngx_cycle->log, ngx_errno,
+                      "gcp_storage etcd: kill(master) failed");
+    }
+}
+
+
+/*
  * One copy per instance (docs/storage.md): the worker opens its slot of
  * the mirror and a feeder, which feeds while it holds DIR/feeder.lock
  * (one worker at a time, another within 200 ms after it died or began
@@ -1462,6 +1521,10 @@ ngx_http_gcp_open_mirror(ngx_cycle_t *cycle, ngx_http_gcp_main_conf_t *mcf,
     if (mcf->mirror == NULL) {
         goto failed;
     }
+
+    conf->mirror_source = mcf->mirror_source;
+    conf->replaced = ngx_http_gcp_etcd_replaced;
+    conf->replaced_arg = mcf;
 
     mcf->feeder = gcp_etcd_feeder_create(conf, (const char *) lock,
                                          mcf->mirror, &gcp_lmdb_mirror_ops,

@@ -214,6 +214,8 @@ typedef struct {
     gcp_store_t                 *store;
     gcp_store_t                 *mirror;    /* etcd mirror=: this slot */
     void                        *feeder;    /* gcp_etcd_feeder_t */
+    const char                  *mirror_source; /* the etcd it copies, */
+                                                /* as the master saw it */
     gcp_api_t                   *api;
     gcp_ctl_manager_t           *ctl;       /* the controllers, or NULL */
     gcp_ctl_manager_t           *apiserver_ctl;     /* the API server's */

@@ -31,6 +31,7 @@
 #include <unistd.h>
 
 #include "gcp_etcd.h"
+#include "gcp_log.h"
 #include "gcp_metrics.h"
 
 
@@ -56,6 +57,10 @@ struct gcp_etcd_feeder_s {
     int64_t                        load_rev;    /* 0: no load under way */
     gcp_str_t                      load_next;   /* etcd key, malloc'd */
     unsigned                       need_load:1;
+    unsigned                       replaced:1;  /* another etcd: stopped */
+    char                           cluster[64]; /* "": not known yet */
+    void                         (*on_replaced)(void *arg, const char *why);
+    void                          *replaced_arg;
     gcp_etcd_feeder_stats_t        st;
 };
 
@@ -146,6 +151,11 @@ gcp_etcd_feeder_tick(void *arg)
 
     f->timer = NULL;
 
+    if (f->replaced) {
+        /* the lock stays: nobody feeds the old copy until the restart */
+        return;
+    }
+
     if (!gcp_etcd_feeder_lock(f)) {
         gcp_etcd_feeder_later(f, GCP_ETCD_LEAD_MS);
         return;
@@ -170,6 +180,60 @@ gcp_etcd_feeder_tick(void *arg)
     }
 
     gcp_etcd_feeder_watch(f);
+}
+
+
+/*
+ * Another etcd under the same endpoints (a reply's cluster id is not the
+ * mirror's, or its revision is behind the mirror's: etcd was replaced or
+ * restored from an older backup): nothing of the old copy may be served
+ * and every revision the instance derived is wrong.  The mirror is
+ * emptied at once (a load begun: reads wait, /readyz fails), the feeder
+ * stops, holding the lock so that no other process feeds the old copy,
+ * and the caller starts the instance again.  Returns 1 when replaced.
+ */
+static int
+gcp_etcd_feeder_check(gcp_etcd_feeder_t *f, json_t *header)
+{
+    int64_t      rev;
+    const char  *id, *why, *msg;
+
+    id = json_string_value(json_object_get(header, "cluster_id"));
+    rev = gcp_etcd_int(header, "revision");
+    why = NULL;
+
+    if (id != NULL && f->cluster[0] == '\0' && strlen(id) < sizeof(f->cluster))
+    {
+        strcpy(f->cluster, id);
+
+    } else if (id != NULL && strcmp(id, f->cluster) != 0) {
+        why = "etcd answers with another cluster id";
+
+    } else if (rev > 0 && rev < f->rev) {
+        why = "etcd's revision is behind the mirror's";
+    }
+
+    if (why == NULL) {
+        return 0;
+    }
+
+    gcp_log(GCP_LOG_WARN, "etcd mirror at revision %lld: %s (cluster %s, "
+            "revision %lld): emptied, the instance starts again",
+            (long long) f->rev, why, id ? id : "?", (long long) rev);
+
+    f->replaced = 1;
+    f->need_load = 0;
+    gcp_etcd_feeder_live(f, 0);
+    gcp_etcd_feeder_load_reset(f);
+
+    (void) f->ops->load(f->mirror, NULL, 0, gcp_max(f->rev, 1),
+                        GCP_STORE_LOAD_FIRST, &msg);
+
+    if (f->on_replaced) {
+        f->on_replaced(f->replaced_arg, why);
+    }
+
+    return 1;
 }
 
 
@@ -225,6 +289,12 @@ gcp_etcd_feeder_load_done(void *arg, gcp_etcd_reply_t *reply)
     gcp_etcd_feeder_t  *f = arg;
 
     f->call = NULL;
+
+    if (reply->rc == GCP_OK
+        && gcp_etcd_feeder_check(f, json_object_get(reply->json, "header")))
+    {
+        return;
+    }
 
     if (reply->rc != GCP_OK) {
         /* a compacted load revision too: start over */
@@ -425,6 +495,11 @@ gcp_etcd_feeder_msg(void *arg, json_t *result)
         return GCP_EGONE;
     }
 
+    if (gcp_etcd_feeder_check(f, json_object_get(result, "header"))) {
+        f->call = NULL;
+        return GCP_EGONE;
+    }
+
     /* etcd's revision when the message was sent: the mirror's lag */
     (void) f->ops->seen(f->mirror,
                         gcp_etcd_int(json_object_get(result, "header"),
@@ -498,6 +573,7 @@ gcp_etcd_feeder_create(const gcp_etcd_conf_t *conf, const char *lock_path,
     gcp_store_t *mirror, const gcp_store_mirror_ops_t *ops, gcp_loop_t *loop,
     const char **err)
 {
+    size_t              n;
     gcp_etcd_feeder_t  *f;
 
     if (gcp_etcd_check_conf(conf, err) != GCP_OK) {
@@ -514,6 +590,20 @@ gcp_etcd_feeder_create(const gcp_etcd_conf_t *conf, const char *lock_path,
     f->mirror = mirror;
     f->ops = ops;
     f->lock_fd = -1;
+    f->on_replaced = conf->replaced;
+    f->replaced_arg = conf->replaced_arg;
+
+    if (conf->mirror_source != NULL
+        && strncmp(conf->mirror_source, "etcd cluster ", 13) == 0)
+    {
+        /* "etcd cluster ID prefix P" */
+        n = strcspn(conf->mirror_source + 13, " ");
+
+        if (n < sizeof(f->cluster)) {
+            memcpy(f->cluster, conf->mirror_source + 13, n);
+            f->cluster[n] = '\0';
+        }
+    }
     f->lock_path = strdup(lock_path);
 
     if (f->lock_path == NULL || gcp_etcd_keys_init(&f->keys, conf) != GCP_OK)

@@ -70,6 +70,19 @@ typedef struct {
      */
     gcp_store_t                   *mirror;
     const gcp_store_mirror_ops_t  *mirror_ops;
+
+    /*
+     * The feeder's: the identity of the etcd the mirror copies, as
+     * gcp_etcd_identify() wrote it ("etcd cluster ID prefix P"; NULL or
+     * "": the cluster of the first reply), and replaced(arg, why), called
+     * once when a reply of etcd shows another cluster id, or a revision
+     * behind the mirror's (etcd replaced under the instance): the mirror
+     * was emptied and is no longer fed; the caller starts the instance
+     * again (nginx: a reload, whose master loads the mirror anew).
+     */
+    const char                    *mirror_source;
+    void                         (*replaced)(void *arg, const char *why);
+    void                          *replaced_arg;
 } gcp_etcd_conf_t;
 
 

@@ -6,8 +6,10 @@
 With `pytest --storage=etcd`, every server of the session (the fixture's
 and those tests start themselves) stores its objects in one etcd member
 started for the session on loopback, each under a prefix of its own;
-with `--etcd-mirror` too (or GCP_E2E_ETCD_MIRROR=1), each server keeps one
-copy per instance in an LMDB mirror (gcp_storage etcd mirror=DIR).
+each server keeps one copy per instance in an LMDB mirror, as gcp_storage
+etcd does by default (in its nginx prefix, the server's data directory);
+with `--etcd-mirror=off` (or GCP_E2E_ETCD_MIRROR=off) each worker keeps
+its own copy instead (mirror=off; make test runs test_etcd.py so too).
 A test file that sets STORAGE_INDEPENDENT = True (what it checks happens
 before or beside the store: authentication, proxying to another server;
 or its tests start the storage they need themselves) runs in the LMDB session only: the etcd session deselects it.
@@ -36,9 +38,11 @@ os.environ.setdefault("GCP_TLS", "off")
 def pytest_addoption(parser):
     parser.addoption("--storage", choices=("lmdb", "etcd"), default="lmdb",
                      help="storage backend of the servers (default lmdb)")
-    parser.addoption("--etcd-mirror", action="store_true",
-                     help="etcd servers keep one copy per instance in an "
-                          "LMDB mirror (gcp_storage etcd mirror=DIR)")
+    parser.addoption("--etcd-mirror", choices=("on", "off"), nargs="?",
+                     const="on", default=None,
+                     help="on (the default): etcd servers keep one copy "
+                          "per instance in an LMDB mirror; off: one per "
+                          "worker (gcp_storage etcd mirror=off)")
 
 
 # the ports of each session's servers (gcp_server.free_port): the two
@@ -49,9 +53,10 @@ PORTS = {"lmdb": "20000-25999", "etcd": "26000-31999"}
 def pytest_configure(config):
     os.environ.setdefault("GCP_E2E_PORTS",
                           PORTS[config.getoption("--storage")])
-    if config.getoption("--etcd-mirror"):
-        os.environ["GCP_E2E_ETCD_MIRROR"] = "1"
-        GcpServer.etcd_mirror = True
+    mirror = config.getoption("--etcd-mirror")
+    if mirror is not None:
+        os.environ["GCP_E2E_ETCD_MIRROR"] = mirror
+        GcpServer.etcd_mirror = mirror != "off"
 
 
 def pytest_collection_modifyitems(config, items):

@@ -116,10 +116,11 @@ class GcpServer:
     # sets it with pytest --storage=etcd); None: LMDB
     default_etcd = None
 
-    # etcd servers keep one copy per instance in an LMDB mirror
-    # (gcp_storage etcd mirror=DIR, DIR in the data directory) when
-    # GCP_E2E_ETCD_MIRROR=1 (pytest --etcd-mirror sets it)
-    etcd_mirror = os.environ.get("GCP_E2E_ETCD_MIRROR") == "1"
+    # etcd servers keep one copy per instance in an LMDB mirror (gcp_storage
+    # etcd's default, in the nginx prefix: the data directory) unless
+    # GCP_E2E_ETCD_MIRROR=off (pytest --etcd-mirror=off sets it), which
+    # gives them mirror=off (one copy per worker)
+    etcd_mirror = os.environ.get("GCP_E2E_ETCD_MIRROR") != "off"
 
     def __init__(self, workers=2, http_extra="", server_extra="",
                  listen_params="", storage_opts="", module=None,
@@ -144,11 +145,9 @@ class GcpServer:
         self.port = port or free_port()
         self._own_dir = data_dir is None
         self.data_dir = data_dir or tempfile.mkdtemp(prefix="gcp-e2e-")
-        if (self.etcd and GcpServer.etcd_mirror
+        if (self.etcd and not GcpServer.etcd_mirror
                 and "mirror=" not in self.storage_opts):
-            self.storage_opts = ("%s mirror=%s" % (
-                self.storage_opts,
-                os.path.join(self.data_dir, "mirror"))).strip()
+            self.storage_opts = ("%s mirror=off" % self.storage_opts).strip()
         self.proc = None
         self._stderr = None
 

@@ -45,6 +45,8 @@ def etcd():
 
 @pytest.fixture(scope="module")
 def srv(etcd):
+    # the default mirror (etcd-mirror in the nginx prefix), whatever the
+    # session's --etcd-mirror
     saved = GcpServer.etcd_mirror
     GcpServer.etcd_mirror = True
     try:
@@ -64,7 +66,7 @@ def srv(etcd):
 
 def feeder_pid(srv):
     """The pid holding the mirror's feeder lock, or None."""
-    ino = os.stat(os.path.join(srv.data_dir, "mirror",
+    ino = os.stat(os.path.join(srv.data_dir, "etcd-mirror",
                                "feeder.lock")).st_ino
     with open("/proc/locks") as f:
         for line in f:
@@ -495,3 +497,58 @@ def test_reload_waits_for_caches():
             if stopped:
                 os.kill(own.procs[0].pid, signal.SIGCONT)
             s.stop(check=False)
+
+
+def test_etcd_replaced():
+    """Another etcd (another cluster id) under the instance's endpoint at
+    run time: the feeder sees it in the first reply, empties the mirror
+    and has the instance reloaded; the new workers load the mirror from
+    the new etcd, whose objects are served, never the old cluster's; a
+    watch from before ends."""
+    a = EtcdCluster(members=1).start()
+    b = None
+    s = GcpServer(workers=2, etcd=a.endpoints)
+    try:
+        s.start(timeout=60)
+        create_namespace(s, "replaced")
+        path = "/api/v1/namespaces/replaced/configmaps"
+        c = call(s, "POST", path, configmap("old-cm", {"k": "v"}))
+        assert c.status == 201, c
+        rv = c.json["metadata"]["resourceVersion"]
+        w = Watcher(s, path + "?watch=1&resourceVersion=%s" % rv)
+
+        # etcd B on A's client port, with other data (a cluster id of
+        # its own: another token)
+        b = EtcdCluster(members=1)
+        b.client_ports = list(a.client_ports)
+        a.kill(0)
+        b.start()
+
+        assert eventually(lambda: "another cluster id" in s.logs(),
+                          timeout=60)
+        # the new workers serve etcd B: the old objects are gone
+        assert eventually(lambda: call(
+            s, "GET", "/api/v1/namespaces/default").status == 200,
+            timeout=60)
+        r = call(s, "GET", path + "/old-cm")
+        assert r.status == 404, r
+        names = [n["metadata"]["name"] for n in call(
+            s, "GET", "/api/v1/namespaces").json["items"]]
+        assert "replaced" not in names and "default" in names, names
+        # a watch from before the replacement has ended
+        w.thread.join(60)
+        assert not w.thread.is_alive()
+        # (nothing of etcd B's revisions: its 410 is left to do)
+        assert all(e["type"] == "ERROR" for e in w.events), w.events
+        # writes go to etcd B and are read back
+        create_namespace(s, "after")
+        c = call(s, "POST", "/api/v1/namespaces/after/configmaps",
+                 configmap("new-cm", {"k": "w"}))
+        assert c.status == 201, c
+        assert call(s, "GET", "/api/v1/namespaces/after/configmaps/"
+                    "new-cm").status == 200
+    finally:
+        s.stop(check=False)
+        if b is not None:
+            b.stop()
+        a.stop()

@@ -471,6 +471,81 @@ test_feeder_compacted(void **state)
 }
 
 
+static void
+mf_replaced(void *arg, const char *why)
+{
+    *(const char **) arg = why;
+}
+
+
+/*
+ * A feeder whose etcd answers with another cluster id than the mirror's
+ * source (etcd replaced under the instance): the mirror is emptied (not
+ * loaded: reads refused), the feeder stops and says why, once.
+ */
+static void
+test_feeder_replaced(void **state)
+{
+    int                  i;
+    int64_t              rev, loading;
+    const char          *err, *why;
+    mf_env_t             e;
+    mf_proc_t            p;
+    gcp_arena_t         *a;
+    gcp_store_t         *s;
+    gcp_etcd_conf_t      conf;
+    gcp_store_result_t  *res;
+
+    mf_env(&e, 1);
+    assert_non_null(mf_open(&e, &p, 0, 1));
+    s = mf_etcd(&e, &p);
+    a = gcp_arena_create(0);
+
+    rev = mf_create(s, "/registry/r%d", 0);
+    assert_true(mf_wait_rev(&p, rev, WAIT_MS));
+
+    gcp_etcd_feeder_destroy(p.f);
+
+    why = NULL;
+    conf = e.conf;
+    conf.mirror_source = "etcd cluster 12345 prefix /registry";
+    conf.replaced = mf_replaced;
+    conf.replaced_arg = &why;
+
+    p.f = gcp_etcd_feeder_create(&conf, e.lock, p.m, &gcp_lmdb_mirror_ops,
+                                 p.loop, &err);
+    assert_non_null(p.f);
+
+    for (i = 0; i < WAIT_MS / 20 && why == NULL; i++) {
+        gcp_sc_spin(p.m, 20);
+    }
+
+    assert_non_null(why);
+    assert_string_equal(why, "etcd answers with another cluster id");
+    assert_false(mf_stats(&p).live);
+
+    assert_int_equal(gcp_lmdb_mirror_state(p.m, &rev, &loading), GCP_OK);
+    assert_int_not_equal(loading, 0);
+
+    /* as the instance's stores read it: refused, nothing of the old copy */
+    gcp_lmdb_mirror_ops.follow(p.m, NULL, NULL);
+    res = gcp_sc_range(p.m, a, K("/registry/"), K("/registry0"), 0, 0, 0);
+    assert_int_equal(res->rc, GCP_EUNAVAILABLE);
+    assert_int_equal(res->nkvs, 0);
+
+    /* stopped: nothing loads the mirror again behind the restart */
+    gcp_sc_spin(p.m, 300);
+    assert_int_equal(gcp_lmdb_mirror_state(p.m, &rev, &loading), GCP_OK);
+    assert_int_not_equal(loading, 0);
+    assert_int_equal(mf_stats(&p).loads, 0);
+
+    gcp_store_close(s);
+    gcp_arena_destroy(a);
+    mf_close(&p);
+    mf_env_free(&e);
+}
+
+
 /* ------------------------------------------------------------ the store */
 
 
@@ -934,6 +1009,7 @@ mf_teardown(void **state)
 static const struct CMUnitTest  mirror_tests[] = {
     cmocka_unit_test_teardown(test_feeder_takeover, mf_teardown),
     cmocka_unit_test_teardown(test_feeder_compacted, mf_teardown),
+    cmocka_unit_test_teardown(test_feeder_replaced, mf_teardown),
     cmocka_unit_test(test_mirrored_store),
     cmocka_unit_test(test_mirrored_quorum),
     cmocka_unit_test(test_mirror_identity),
