@@ -259,15 +259,17 @@ export GCP_HELM = $(HELM)
 E2E_ETCD_LOG := $(BUILD)/e2e-etcd.log
 E2E_LMDB_CMD  = GCP_MODULE=$(MODULE) $(PYTHON) -m pytest -q \
                     $(E2E_FILES) $(PYTEST_ARGS)
-# The etcd session runs with the instance's mirror (gcp_storage etcd's
-# default); E2E_ETCD_OFF (test_etcd.py when the whole suite runs) runs
-# again after it with mirror=off, one copy per worker.
+# The etcd servers of both sessions keep the instance's mirror (gcp_storage
+# etcd's default); E2E_ETCD_OFF (test_etcd.py, whose servers start their
+# own etcd, when the whole suite runs) runs again after the etcd session
+# with mirror=off, one copy per worker, on the etcd session's ports.
 E2E_ETCD_OFF ?= $(if $(filter t/e2e t/e2e/,$(E2E_FILES)),t/e2e/test_etcd.py)
 E2E_ETCD_CMD  = (GCP_MODULE=$(MODULE) $(PYTHON) -m pytest -q \
                     --storage=etcd $(E2E_FILES) $(PYTEST_ARGS); rc=$$?; \
-                $(if $(E2E_ETCD_OFF),GCP_MODULE=$(MODULE) $(PYTHON) -m \
-                    pytest -q --storage=etcd --etcd-mirror=off \
-                    $(E2E_ETCD_OFF) $(PYTEST_ARGS) || rc=1;) exit $$rc)
+                $(if $(E2E_ETCD_OFF),GCP_MODULE=$(MODULE) \
+                    GCP_E2E_PORTS=26000-31999 $(PYTHON) -m pytest -q \
+                    --etcd-mirror=off $(E2E_ETCD_OFF) $(PYTEST_ARGS) \
+                    || rc=1;) exit $$rc)
 
 $(HELM): tools/fetch-helm
 	tools/fetch-helm $@

@@ -1346,6 +1346,10 @@ ngx_http_gcp_open(ngx_cycle_t *cycle, ngx_http_gcp_main_conf_t *mcf)
                                             : 0;
     conf.data_dir = (const char *) mcf->storage.path.data;
 
+    /* a new worker's requests wait for its caches as reads for the store */
+    conf.warm_ms = mcf->storage.type == NGX_HTTP_GCP_STORAGE_ETCD
+                   ? mcf->storage.timeout : 0;
+
     if (mcf->mirror) {
         /* the instance's mirror: loaded, fed, not lagging (/readyz) */
         conf.store_check = "etcd-mirror";

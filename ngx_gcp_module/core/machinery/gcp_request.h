@@ -236,6 +236,9 @@ typedef struct {
                                         /* process; 0: no cache */
     uint64_t      stats_interval_ms;    /* 0: this process does not */
                                         /* sample the storage's size */
+    uint64_t      warm_ms;              /* a new worker's requests wait */
+                                        /* at most this for its caches */
+                                        /* (server/gcp_warm.h; 0: 5000) */
     const char   *data_dir;
 
     /*

@@ -19,7 +19,7 @@
 
 
 #define GCP_WARM_POLL_MS  20
-#define GCP_WARM_MAX_MS   30000
+#define GCP_WARM_MAX_MS   5000     /* unless conf.warm_ms says */
 
 
 typedef struct {
@@ -137,7 +137,8 @@ gcp_warm_wait(gcp_op_t *op, void (*next)(gcp_op_t *op))
 
     w->op = op;
     w->next = next;
-    w->until = gcp_warm_now() + GCP_WARM_MAX_MS;
+    w->until = gcp_warm_now() + (op->api->conf.warm_ms
+                                 ? op->api->conf.warm_ms : GCP_WARM_MAX_MS);
 
     gcp_warm_poll(w);
 

@@ -18,7 +18,8 @@
  * Returns 0 when op may go on now (the caches are loaded, or op is a
  * health, metrics or version request, which need none); else returns 1
  * and calls next(op) once they are, or answers op itself with 503 when
- * they are still loading after GCP_WARM_MAX_MS.
+ * they are still loading after conf.warm_ms (the store's timeout: the
+ * caches' lists wait for the store as reads do).
  */
 int gcp_warm_wait(gcp_op_t *op, void (*next)(gcp_op_t *op));
 
