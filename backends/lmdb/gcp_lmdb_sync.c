@@ -7,8 +7,8 @@
  * write committed before the sync started, then publishes the revision in
  * the shared memory (atomic max) and writes to every slot's eventfd.  Each
  * process, woken by its eventfd, delivers the new events to its watches and
- * acknowledges its own writes that the sync covered.  The event loop never
- * waits for the disk.
+ * acknowledges its own writes that the sync covered and its watches had
+ * (never before them).  The event loop never waits for the disk.
  */
 
 #include <errno.h>
@@ -138,6 +138,15 @@ gcp_lmdb_sync_ack(gcp_lmdb_store_t *s)
     if (err != 0) {
         /* after a failed fsync nothing written since is known durable */
         s->failed = 1;
+    }
+
+    /*
+     * a write is acknowledged once this process's watches had it: the
+     * sync may be ahead of the dispatch (durable is raised after
+     * sync_done, and the notification that follows dispatches it)
+     */
+    if (done > s->dispatched) {
+        done = s->dispatched;
     }
 
     while (s->pending != NULL

@@ -381,6 +381,8 @@ test_reopen(void **state)
 typedef struct {
     int                  n;
     int                  ok;
+    int                  behind;    /* acknowledged before dispatched */
+    gcp_store_t         *store;     /* the store to check that on, or NULL */
     int64_t              revs[64];
 } gc_state_t;
 
@@ -528,6 +530,10 @@ gc_done(void *arg, gcp_store_result_t *res)
     c->st->n++;
     c->st->ok += (res->rc == GCP_OK);
     c->st->revs[c->i] = res->revision;
+
+    if (c->st->store && gcp_store_revision(c->st->store) < res->revision) {
+        c->st->behind++;
+    }
 }
 
 
@@ -549,6 +555,7 @@ test_group_commit(void **state)
     a = gcp_arena_create(0);
 
     memset(&gs, 0, sizeof(gc_state_t));
+    gs.store = s;
     before = lm_stats(s);
 
     for (i = 0; i < 64; i++) {
@@ -567,6 +574,9 @@ test_group_commit(void **state)
 
     assert_int_equal(gs.n, 64);
     assert_int_equal(gs.ok, 64);
+
+    /* each acknowledged once this process's watches had it */
+    assert_int_equal(gs.behind, 0);
 
     for (i = 0; i < 64; i++) {
         assert_int_equal(gs.revs[i], before.revision + 1 + i);
