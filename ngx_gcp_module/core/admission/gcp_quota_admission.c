@@ -186,9 +186,24 @@ gcp_qadm_evaluate(gcp_qadm_t *st, gcp_qadm_quota_t *q)
 static void gcp_qadm_apply(gcp_qadm_t *st);
 
 
+/*
+ * The answer to a failed read or write of the quotas: the store's own
+ * status when etcd is unreachable or without quorum (503, 504: nothing
+ * of the request was written), as the namespace lifecycle answers; an
+ * internal error otherwise.
+ */
+static int
+gcp_qadm_store_rc(int rc)
+{
+    return (rc == GCP_EUNAVAILABLE || rc == GCP_ETIMEOUT) ? rc
+                                                          : GCP_EINTERNAL;
+}
+
+
 static void
 gcp_qadm_written(void *arg, gcp_store_result_t *res)
 {
+    int                rc;
     gcp_qadm_t        *st = arg;
     gcp_op_t          *op = st->ad->op;
     gcp_qadm_quota_t  *q = &st->quotas[st->next];
@@ -201,8 +216,9 @@ gcp_qadm_written(void *arg, gcp_store_result_t *res)
     }
 
     if (res->rc != GCP_ECONFLICT || res->nkvs == 0) {
-        gcp_op_error(op, GCP_EINTERNAL, res->message, NULL);
-        st->done(st->ad, GCP_EINTERNAL);
+        rc = gcp_qadm_store_rc(res->rc);
+        gcp_op_error(op, rc, res->message, NULL);
+        st->done(st->ad, rc);
         return;
     }
 
@@ -276,13 +292,15 @@ gcp_qadm_apply(gcp_qadm_t *st)
 static void
 gcp_qadm_listed(void *arg, gcp_store_result_t *res)
 {
+    int          rc;
     size_t       i;
     gcp_qadm_t  *st = arg;
     gcp_op_t    *op = st->ad->op;
 
     if (res->rc != GCP_OK) {
-        gcp_op_error(op, GCP_EINTERNAL, res->message, NULL);
-        st->done(st->ad, GCP_EINTERNAL);
+        rc = gcp_qadm_store_rc(res->rc);
+        gcp_op_error(op, rc, res->message, NULL);
+        st->done(st->ad, rc);
         return;
     }
 

@@ -9,8 +9,11 @@
  * enabling, disabling and arguments, and what it refuses.
  */
 
+#define _GNU_SOURCE                 /* memmem */
+
 #include <stdarg.h>
 #include <stddef.h>
+#include <string.h>
 #include <setjmp.h>
 #include <cmocka.h>
 
@@ -334,6 +337,70 @@ test_plugins_compiled_in(void **state)
 }
 
 
+/* The store's ops, with ranges of ResourceQuotas timing out (no quorum). */
+static const gcp_store_ops_t  *store_ops;
+static gcp_store_ops_t         quota_timeout_ops;
+
+
+static void
+range_quota_timeout(gcp_store_t *s, gcp_str_t key, gcp_str_t range_end,
+    int64_t revision, int64_t limit, int count_only, gcp_arena_t *a,
+    gcp_store_done_pt done, void *arg)
+{
+    gcp_store_result_t  *res;
+
+    if (memmem(key.data, key.len, "resourcequotas", 14) == NULL) {
+        store_ops->range(s, key, range_end, revision, limit, count_only, a,
+                         done, arg);
+        return;
+    }
+
+    res = gcp_calloc(a, sizeof(gcp_store_result_t));
+    assert_non_null(res);
+    res->rc = GCP_ETIMEOUT;
+    res->message = "etcd: Timeout was reached";
+    done(arg, res);
+}
+
+
+/*
+ * ResourceQuota cannot read the quotas (etcd without quorum): the create
+ * gets the store's own status (504 Timeout, as NamespaceLifecycle's read
+ * would), not a 500 that would not say nothing was written; nothing is.
+ */
+static void
+test_quota_store_timeout(void **state)
+{
+    api_env_t    *env;
+    api_resp_t   *r;
+    gcp_store_t  *s;
+
+    env = api_env_create();
+    s = api_env_store(env);
+
+    store_ops = s->ops;
+    quota_timeout_ops = *s->ops;
+    quota_timeout_ops.range = range_quota_timeout;
+    s->ops = &quota_timeout_ops;
+
+    r = api_call(env, "POST", CM, JSON, "{\"metadata\":{\"name\":\"nq\"}}",
+                 NULL);
+    s->ops = store_ops;
+
+    assert_int_equal(r->status, 504);
+    assert_string_equal(api_str(r->json, "reason", NULL), "Timeout");
+    assert_string_equal(api_str(r->json, "message", NULL),
+                        "etcd: Timeout was reached");
+    api_resp_free(r);
+
+    r = api_call(env, "GET", CM "/nq", NULL, NULL, NULL);
+    assert_int_equal(r->status, 404);
+    api_resp_free(r);
+
+    api_env_destroy(env);
+}
+
+
 int
 main(void)
 {
@@ -341,6 +408,7 @@ main(void)
         cmocka_unit_test(test_admission_chain),
         cmocka_unit_test(test_reinvocation),
         cmocka_unit_test(test_plugins_compiled_in),
+        cmocka_unit_test(test_quota_store_timeout),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
