@@ -15,7 +15,6 @@
 #include "gcp_mirror.h"
 #include "gcp_rbac.h"
 #include "gcp_rbac_index.h"
-#include "gcp_time.h"
 
 
 #define GCP_WARM_POLL_MS  20
@@ -27,13 +26,6 @@ typedef struct {
     void       (*next)(gcp_op_t *op);
     uint64_t     until;
 } gcp_warm_t;
-
-
-static uint64_t
-gcp_warm_now(void)
-{
-    return (uint64_t) gcp_time_mono_ns() / 1000000;
-}
 
 
 static int
@@ -106,7 +98,7 @@ gcp_warm_poll(void *arg)
         return;
     }
 
-    if (gcp_warm_now() >= w->until) {
+    if (loop->now_ms(loop) >= w->until) {
         gcp_op_header(op, "Retry-After", "1");
         gcp_op_error(op, GCP_EUNAVAILABLE,
                      "the server is loading its caches, try again later",
@@ -124,6 +116,7 @@ int
 gcp_warm_wait(gcp_op_t *op, void (*next)(gcp_op_t *op))
 {
     gcp_warm_t  *w;
+    gcp_loop_t  *loop = op->api->conf.loop;
 
     if (gcp_warm_loaded(op->api) || gcp_warm_exempt(op->ri.path)) {
         return 0;
@@ -137,7 +130,7 @@ gcp_warm_wait(gcp_op_t *op, void (*next)(gcp_op_t *op))
 
     w->op = op;
     w->next = next;
-    w->until = gcp_warm_now() + (op->api->conf.warm_ms
+    w->until = loop->now_ms(loop) + (op->api->conf.warm_ms
                                  ? op->api->conf.warm_ms : GCP_WARM_MAX_MS);
 
     gcp_warm_poll(w);
