@@ -388,8 +388,11 @@ class GcpServer:
         """Runs /usr/bin/kubectl against the server; returns the
         CompletedProcess (text).  check: raise when it fails.
         kubeconfig: another one (see user_kubeconfig)."""
+        # a discovery cache of this server's own: another server that had
+        # the port before must not answer for it
         p = subprocess.run([KUBECTL, "--kubeconfig",
-                            kubeconfig or self.kubeconfig]
+                            kubeconfig or self.kubeconfig, "--cache-dir",
+                            os.path.join(self.data_dir, "kube-cache")]
                            + list(args), input=input, capture_output=True,
                            text=True, timeout=timeout)
         if check and p.returncode != 0:

@@ -335,6 +335,9 @@ def test_stopped_then_restarted(wardle):
     same port, it is used again, ngx_gcp untouched."""
     srv, w = wardle
     name = "v1alpha1.wardle.example.com"
+    # kubectl knows flunders from its discovery cache (a group whose
+    # discovery is Stale and not in its cache is unknown to it)
+    srv.kubectl("get", "flunders", "-n", "demo")
     w.stop()
     try:
         for v in ("v1alpha1", "v1beta1"):
