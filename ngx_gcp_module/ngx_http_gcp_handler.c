@@ -726,14 +726,13 @@ ngx_http_gcp_send_header(ngx_http_request_t *r, gcp_response_t *resp)
      */
 
     if (resp->status >= 500 && resp->status != 504
-        && resp->body.len > 16
-        && ngx_strncmp(resp->body.data, "{\"kind\":\"Status\"", 16) == 0)
+        && resp->status_json.len)
     {
         ngx_log_error(NGX_LOG_ERR, r->connection->log, 0,
                       "gcp: %d for %V %V: %*s", resp->status,
                       &r->method_name, &r->uri,
-                      (size_t) ngx_min(resp->body.len, 512),
-                      resp->body.data ? resp->body.data : "");
+                      (size_t) ngx_min(resp->status_json.len, 512),
+                      resp->status_json.data);
     }
 
     line = ngx_http_gcp_status_line(resp->status);

@@ -687,6 +687,32 @@ def test_cr_table_and_partial(server, widgets, namespace):
     assert list(meta)[:3] == ["name", "namespace", "uid"]
 
 
+# 09-cr-get-protobuf-only.http: custom resources have no protobuf, and
+# the 406 Status itself comes in protobuf (the capture's 178 bytes)
+CR_406_PROTOBUF = bytes.fromhex(
+    "6b387300 0a0c0a02 76311206 53746174 75731299 010a060a 0012001a"
+    "00120746 61696c75 72651a74 6f6e6c79 20746865 20666f6c 6c6f7769"
+    "6e67206d 65646961 20747970 65732061 72652061 63636570 7465643a"
+    "20617070 6c696361 74696f6e 2f6a736f 6e2c2061 70706c69 63617469"
+    "6f6e2f79 616d6c2c 20617070 6c696361 74696f6e 2f766e64 2e6b7562"
+    "65726e65 7465732e 70726f74 6f627566 220d4e6f 74416363 65707461"
+    "626c6530 96031a00 2200".replace(" ", ""))
+
+
+def test_cr_protobuf_only_refused_in_protobuf(server, widgets, namespace):
+    call(server, "POST", w_path(namespace), widget("w-pb", size="small"))
+    pb = "application/vnd.kubernetes.protobuf"
+    r = call(server, "GET", w_path(namespace, "w-pb"),
+             headers={"Accept": pb})
+    assert r.status == 406, r
+    assert r.content_type == pb
+    assert r.body == CR_406_PROTOBUF
+    # with JSON after it, JSON
+    r = call(server, "GET", w_path(namespace, "w-pb"),
+             headers={"Accept": pb + ", application/json"})
+    assert r.status == 200 and r.json["metadata"]["name"] == "w-pb", r
+
+
 def test_cr_selectors(server, widgets, namespace):
     for name, color, app in (("w-s1", "red", "a"), ("w-s2", "blue", "b")):
         b = widget(name, size="small", color=color)

@@ -17,6 +17,7 @@ import threading
 import pytest
 
 from gcp_http import call
+from gcp_pbwire import decode, encode, envelope, every, get, unwrap
 from gcp_server import GcpServer
 from gcp_wait import eventually
 from webhook_server import WebhookServer, closed_port
@@ -118,14 +119,15 @@ def create_ns(srv, name, labels=None):
     assert r.status == 201, r
 
 
-def until_applied(srv, ns, refused):
-    """Waits until every worker refuses (or admits) a probe create, as
-    refused(response) says: a configuration reaches the workers through
-    their store watches."""
+def until_applied(srv, ns, refused, labels=None):
+    """Waits until every worker refuses (or admits) a probe create (with
+    these labels), as refused(response) says: a configuration reaches the
+    workers through their store watches."""
     def probe():
         for _ in range(4):          # new connections spread over workers
             r = api(srv, "POST", "/api/v1/namespaces/%s/configmaps" % ns,
-                    cm("probe"), headers={"Accept": "application/json"})
+                    cm("probe", labels),
+                    headers={"Accept": "application/json"})
             if r.status == 201:
                 api(srv, "DELETE",
                     "/api/v1/namespaces/%s/configmaps/probe" % ns)
@@ -655,3 +657,123 @@ def test_new_configuration_in_every_instance_within_a_second(
                             "configmaps", cm("late")).status == 403
                        for _ in range(6))
         assert eventually(all_refuse, 1.0)
+
+
+# ---------------------------------------------------------------- encodings
+
+PB = "application/vnd.kubernetes.protobuf"
+
+
+def cm_pb(name, labels, data):
+    """A ConfigMap in protobuf: metadata (1) with name (1) and labels (11,
+    map entries of key 1 and value 2), data (2, the same entries)."""
+    def entries(num, m):
+        return [(num, [(1, k), (2, v)]) for k, v in sorted(m.items())]
+    meta = [(1, name)] + entries(11, labels)
+    return envelope("v1", "ConfigMap",
+                    encode([(1, meta)] + entries(2, data)))
+
+
+def pb_map(fields, num):
+    return {get(decode(e), 1).decode(): get(decode(e), 2).decode()
+            for e in every(fields, num)}
+
+
+def test_protobuf_and_yaml_bodies(srv, wh, ns):
+    """client-go's protobuf and a YAML body: the webhooks get the object
+    in JSON, a mutation and a denial come back in the client's encoding."""
+    import yaml
+
+    path = "/api/v1/namespaces/%s/configmaps" % ns
+    mark = {"mutated-by": "pb"}
+    with mutating(srv, "enc-mutating",
+                  hook("mutate.enc.example.com",
+                       wh.url("/annotate/mutated-by/pb"), wh.ca_bundle)), \
+            validating(srv, "enc-validating",
+                       hook("validate.enc.example.com", wh.url("/labels"),
+                            wh.ca_bundle)):
+        until_applied(srv, ns, lambda r: r.status == 201 and r.json[
+            "metadata"].get("annotations") == mark)
+        until_applied(srv, ns, lambda r: r.status == 403, {"deny": "1"})
+        wh.clear()
+
+        # a protobuf create, mutated: the answer in protobuf
+        r = api(srv, "POST", path,
+                 cm_pb("pb", {"webhook-test": "1"}, {"k": "v"}),
+                 headers={"Content-Type": PB, "Accept": PB})
+        assert r.status == 201, r
+        api_version, kind, raw = unwrap(r.body)
+        assert (api_version, kind) == ("v1", "ConfigMap")
+        msg = decode(raw)
+        meta = decode(get(msg, 1))
+        assert pb_map(meta, 12) == mark
+        assert pb_map(meta, 11) == {"webhook-test": "1"}
+        assert pb_map(msg, 2) == {"k": "v"}
+        # both webhooks got the object in JSON
+        sent = wh.requests()
+        assert [q["path"] for q in sent] == ["/annotate/mutated-by/pb",
+                                             "/labels"]
+        for q in sent:
+            assert q["headers"]["Content-Type"] == "application/json"
+            obj = q["review"]["request"]["object"]
+            assert obj["kind"] == "ConfigMap" and obj["apiVersion"] == "v1"
+            assert obj["data"] == {"k": "v"}
+            assert obj["metadata"]["labels"] == {"webhook-test": "1"}
+        # the validating webhook saw the mutation
+        assert "annotations" not in sent[0]["review"]["request"]["object"][
+            "metadata"]
+        assert sent[1]["review"]["request"]["object"]["metadata"][
+            "annotations"] == mark
+        got = api(srv, "GET", path + "/pb")
+        assert got.json["metadata"]["annotations"] == mark
+
+        # a protobuf update: oldObject and object in JSON
+        wh.clear()
+        body = cm_pb("pb", {"webhook-test": "1", "warn": "1"}, {"k": "w"})
+        r = api(srv, "PUT", path + "/pb", body, headers={"Content-Type": PB, "Accept": PB})
+        assert r.status == 200, r
+        assert r.headers["warning"] == [
+            '299 - "refcapture webhook warning: label warn is set"']
+        assert pb_map(decode(get(decode(unwrap(r.body)[2]), 1)), 12) == mark
+        review = wh.reviews("/labels")[-1]["request"]
+        assert review["operation"] == "UPDATE"
+        assert review["object"]["data"] == {"k": "w"}
+        assert review["oldObject"]["data"] == {"k": "v"}
+
+        # a protobuf create denied: the Status in protobuf, nothing written
+        r = api(srv, "POST", path,
+                 cm_pb("pbdenied", {"webhook-test": "1", "deny": "1"}, {}),
+                 headers={"Content-Type": PB, "Accept": PB})
+        assert r.status == 403, r
+        assert r.content_type == PB
+        api_version, kind, raw = unwrap(r.body)
+        assert (api_version, kind) == ("v1", "Status")
+        status = decode(raw)
+        assert get(status, 2) == b"Failure"
+        assert get(status, 3).decode() == DENIED_403["message"].replace(
+            "validate.ref", "validate.enc")
+        assert get(status, 4) == b"Forbidden"
+        assert get(status, 6) == 403
+        assert api(srv, "GET", path + "/pbdenied").status == 404
+
+        # a YAML create, mutated, answered in YAML
+        r = api(srv, "POST", path, yaml.safe_dump(
+            cm("yml", {"webhook-test": "1"})),
+            headers={"Content-Type": "application/yaml",
+                     "Accept": "application/yaml"})
+        assert r.status == 201, r
+        assert r.content_type == "application/yaml"
+        out = yaml.safe_load(r.body)
+        assert out["metadata"]["annotations"] == mark
+        assert wh.reviews("/labels")[-1]["request"]["object"]["metadata"][
+            "name"] == "yml"
+
+        # and denied in YAML
+        r = api(srv, "POST", path, yaml.safe_dump(
+            cm("ymldenied", {"webhook-test": "1", "deny": "1"})),
+            headers={"Content-Type": "application/yaml",
+                     "Accept": "application/yaml"})
+        assert r.status == 403, r
+        assert yaml.safe_load(r.body)["message"] == \
+            DENIED_403["message"].replace("validate.ref", "validate.enc")
+        assert api(srv, "GET", path + "/ymldenied").status == 404

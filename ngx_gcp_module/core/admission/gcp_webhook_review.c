@@ -612,7 +612,7 @@ gcp_webhook_deny(gcp_admit_t *ad, const gcp_webhook_t *hook,
 
     gcp_buf_printf(&b, ",\"code\":%d}", (int) code);
 
-    gcp_op_respond_buf(op, (int) code, &b);
+    gcp_op_respond_status(op, (int) code, &b);
 
     return code == 422 ? GCP_EINVALID : GCP_EFORBIDDEN;
 }

@@ -350,8 +350,14 @@ gcp_audit_emit(gcp_op_t *op, gcp_audit_req_t *r, const gcp_user_t *user,
     resp = NULL;
     ct = op->resp.content_type;
 
-    if (status && op->resp.body.len > 17 && gcp_audit_is_json(ct)
-        && memcmp(op->resp.body.data, "{\"kind\":\"Status\"", 16) == 0)
+    if (status && op->resp.status_json.len) {
+        /* an error, in JSON whatever the client got */
+        resp = gcp_audit_body(op, "application/json", op->resp.status_json);
+        ev.status_body = resp;
+
+    } else if (status && op->resp.body.len > 17 && gcp_audit_is_json(ct)
+               && memcmp(op->resp.body.data, "{\"kind\":\"Status\"", 16)
+                  == 0)
     {
         resp = gcp_audit_body(op, ct, op->resp.body);
         ev.status_body = resp;

@@ -246,5 +246,5 @@ gcp_continue_expired(gcp_op_t *op, gcp_str_t start, gcp_str_t prefix)
     gcp_json_add_string(&b, msg, strlen(msg));
     gcp_buf_addstr(&b, ",\"reason\":\"Expired\",\"code\":410}");
 
-    gcp_op_respond_buf(op, 410, &b);
+    gcp_op_respond_status(op, 410, &b);
 }

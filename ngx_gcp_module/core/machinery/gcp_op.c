@@ -7,6 +7,8 @@
 
 #include "gcp_json.h"
 #include "gcp_op.h"
+#include "gcp_protobuf.h"
+#include "gcp_yaml.h"
 
 
 void
@@ -146,6 +148,71 @@ gcp_op_respond_buf(gcp_op_t *op, int status, gcp_buf_t *b)
 }
 
 
+/* The encoding of a Status for op's client (see gcp_op_respond_status). */
+
+static gcp_media_kind_t
+gcp_op_status_media(gcp_op_t *op)
+{
+    gcp_media_t  m;
+
+    if (gcp_media_negotiate(op->a, op->req->accept,
+                            GCP_MEDIA_BIT(GCP_MEDIA_JSON)
+                            | GCP_MEDIA_BIT(GCP_MEDIA_YAML)
+                            | GCP_MEDIA_BIT(GCP_MEDIA_PROTOBUF), &m)
+        != GCP_OK)
+    {
+        return GCP_MEDIA_JSON;
+    }
+
+    return m.kind;
+}
+
+
+void
+gcp_op_respond_status(gcp_op_t *op, int status, gcp_buf_t *b)
+{
+    json_t            *v;
+    gcp_buf_t          out;
+    const char        *msg, *ct;
+    gcp_media_kind_t   kind;
+
+    if (gcp_buf_failed(b)) {
+        gcp_op_respond(op, 500, NULL, (gcp_str_t) gcp_null_string);
+        return;
+    }
+
+    op->resp.status_json.data = b->data ? b->data : "";
+    op->resp.status_json.len = b->len;
+
+    kind = gcp_op_status_media(op);
+    v = NULL;
+    ct = NULL;
+
+    if (kind != GCP_MEDIA_JSON) {
+        v = gcp_json_parse(op->a, b->data, b->len, &msg);
+    }
+
+    gcp_buf_init(&out, op->a);
+
+    if (v && kind == GCP_MEDIA_PROTOBUF && op->api
+        && gcp_protobuf_encode(&out, op->api->schemas, v) == GCP_OK)
+    {
+        ct = "application/vnd.kubernetes.protobuf";
+
+    } else if (v && kind == GCP_MEDIA_YAML) {
+        gcp_yaml_dump_buf(&out, v);
+        ct = "application/yaml";
+    }
+
+    if (ct == NULL || gcp_buf_failed(&out)) {
+        gcp_op_respond(op, status, "application/json", op->resp.status_json);
+        return;
+    }
+
+    gcp_op_respond(op, status, ct, (gcp_str_t) { out.data, out.len });
+}
+
+
 void
 gcp_op_error(gcp_op_t *op, int rc, const char *message,
     const gcp_status_details_t *d)
@@ -155,13 +222,7 @@ gcp_op_error(gcp_op_t *op, int rc, const char *message,
     gcp_buf_init(&b, op->a);
     gcp_status_error(&b, rc, message, d);
 
-    if (gcp_buf_failed(&b)) {
-        gcp_op_respond(op, 500, NULL, (gcp_str_t) gcp_null_string);
-        return;
-    }
-
-    gcp_op_respond(op, gcp_error_info(rc)->http_status, "application/json",
-                   (gcp_str_t) { b.data, b.len });
+    gcp_op_respond_status(op, gcp_error_info(rc)->http_status, &b);
 }
 
 

@@ -154,6 +154,15 @@ void gcp_op_proxy(gcp_op_t *op, const gcp_proxy_t *proxy);
 void gcp_op_respond_buf(gcp_op_t *op, int status, gcp_buf_t *b);
 
 /*
+ * Completes the request with a Status given as compact JSON in b (arena
+ * memory), sent in the encoding the client's Accept prefers among JSON,
+ * YAML and protobuf, as kube-apiserver's ErrorNegotiated: JSON when it
+ * accepts none of them or the Status cannot be encoded.  The JSON stays
+ * in op->resp.status_json for the audit and error logs.
+ */
+void gcp_op_respond_status(gcp_op_t *op, int status, gcp_buf_t *b);
+
+/*
  * Completes the request with a Failure Status for rc (gcp_errors.h table);
  * message NULL uses the table's text; d may be NULL.
  */

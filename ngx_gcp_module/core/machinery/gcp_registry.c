@@ -521,7 +521,7 @@ gcp_reg_error_plain(gcp_op_t *op, int status, const char *message)
 
     gcp_buf_init(&b, op->a);
     gcp_status_failure(&b, status, NULL, message, NULL);
-    gcp_op_respond_buf(op, status, &b);
+    gcp_op_respond_status(op, status, &b);
 }
 
 

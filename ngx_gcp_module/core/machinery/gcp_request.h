@@ -104,6 +104,8 @@ typedef struct {
     gcp_header_t  *headers;         /* extra headers (Warning, ETag, ...) */
     size_t         nheaders;
     gcp_str_t      body;            /* owned by the request's arena */
+    gcp_str_t      status_json;     /* an error's Status in JSON, whatever */
+                                    /* the body's encoding (for the logs) */
     unsigned       streaming:1;     /* chunked; more via req->stream */
 
     const gcp_proxy_t  *proxy;      /* set: no answer, proxy the request */

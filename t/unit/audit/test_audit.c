@@ -167,8 +167,9 @@ events_of(json_t *all, const char *id)
 
 
 static api_resp_t *
-call(audit_env_t *e, const char *token, const char *audit_id,
-    const char *method, const char *path, const char *body)
+call_accept(audit_env_t *e, const char *token, const char *audit_id,
+    const char *method, const char *path, const char *body,
+    const char *accept)
 {
     char            bearer[64];
     auth_req_t      r;
@@ -186,8 +187,16 @@ call(audit_env_t *e, const char *token, const char *audit_id,
     }
 
     return api_call_opts(e->env, method, path,
-                         body ? "application/json" : NULL, body,
-                         "application/json", o);
+                         body ? "application/json" : NULL, body, accept, o);
+}
+
+
+static api_resp_t *
+call(audit_env_t *e, const char *token, const char *audit_id,
+    const char *method, const char *path, const char *body)
+{
+    return call_accept(e, token, audit_id, method, path, body,
+                       "application/json");
 }
 
 
@@ -332,6 +341,31 @@ test_stages_and_levels(void **state)
     assert_string_equal(api_str(ev, "annotations",
                                 "authorization.k8s.io/decision", NULL),
                         "forbid");
+
+    json_decref(evs);
+    json_decref(all);
+
+    /* the same denial to a protobuf client: the same responseStatus */
+
+    r = call_accept(e, "tok-alice", "denied-pb", "GET",
+                    "/api/v1/namespaces/default/secrets/s1", NULL,
+                    "application/vnd.kubernetes.protobuf");
+    assert_int_equal(r->status, 403);
+    assert_string_equal(r->content_type,
+                        "application/vnd.kubernetes.protobuf");
+    api_resp_free(r);
+
+    all = events(e);
+    evs = events_of(all, "denied-pb");
+    assert_int_equal(json_array_size(evs), 1);
+
+    ev = json_array_get(evs, 0);
+    assert_string_equal(api_str(ev, "responseStatus", "reason", NULL),
+                        "Forbidden");
+    assert_string_equal(api_str(ev, "responseStatus", "message", NULL),
+                        "secrets \"s1\" is forbidden: User \"alice\" cannot "
+                        "get resource \"secrets\" in API group \"\" in the "
+                        "namespace \"default\"");
 
     json_decref(evs);
     json_decref(all);

@@ -1,8 +1,8 @@
 
 /*
  * Unit tests: protobuf on the wire through the API core: a typed client's
- * protobuf create, protobuf responses for objects and lists, and protobuf
- * watch frames.
+ * protobuf create, protobuf responses for objects and lists, protobuf
+ * watch frames, and error Statuses in the encoding the client accepts.
  */
 
 #include <stdarg.h>
@@ -10,6 +10,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "gcp_op.h"
 #include "gcp_protobuf.h"
@@ -121,6 +122,93 @@ test_protobuf_roundtrip(void **state)
 }
 
 
+/*
+ * An error's Status in the client's encoding, as kube-apiserver's
+ * ErrorNegotiated: protobuf, YAML or JSON as Accept prefers (no "as="
+ * transformation), JSON when none is acceptable.
+ */
+
+static void
+test_protobuf_status_errors(void **state)
+{
+    size_t        i;
+    json_t       *obj;
+    api_env_t    *env;
+    api_resp_t   *r;
+    gcp_arena_t  *a;
+
+    static const struct {
+        const char  *accept;
+        const char  *content_type;
+    } cases[] = {
+        { PB, PB },
+        { PB ", application/json", PB },
+        { "application/json;q=0.9, " PB, PB },
+        { PB ";q=0.5, application/json", "application/json" },
+        { "application/yaml", "application/yaml" },
+        { "application/json;as=Table;v=v1;g=meta.k8s.io, " PB, PB },
+        { "application/json;as=Table;v=v1;g=meta.k8s.io", "application/json" },
+        { NULL, "application/json" },
+    };
+
+    env = api_env_create();
+    a = gcp_arena_create(0);
+
+    for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        r = api_call(env, "GET", CM "/missing", NULL, NULL, cases[i].accept);
+        assert_int_equal(r->status, 404);
+        assert_string_equal(r->content_type, cases[i].content_type);
+
+        if (strcmp(cases[i].content_type, PB) == 0) {
+            assert_memory_equal(r->body, "k8s\0", 4);
+            obj = decode(env, a, r->body, r->len);
+
+        } else if (strcmp(cases[i].content_type, "application/yaml") == 0) {
+            assert_non_null(strstr(r->body, "reason: NotFound\n"));
+            assert_non_null(strstr(r->body,
+                                   "message: configmaps \"missing\" not "
+                                   "found\n"));
+            api_resp_free(r);
+            continue;
+
+        } else {
+            obj = r->json;
+        }
+
+        assert_string_equal(api_str(obj, "kind", NULL), "Status");
+        assert_string_equal(api_str(obj, "status", NULL), "Failure");
+        assert_string_equal(api_str(obj, "reason", NULL), "NotFound");
+        assert_string_equal(api_str(obj, "message", NULL),
+                            "configmaps \"missing\" not found");
+        assert_string_equal(api_str(obj, "details", "name", NULL),
+                            "missing");
+        assert_int_equal(json_integer_value(json_object_get(obj, "code")),
+                         404);
+        api_resp_free(r);
+    }
+
+    /* nothing acceptable: the 406 itself in JSON */
+
+    r = api_call(env, "GET", CM "/missing", NULL, NULL, "application/xml");
+    assert_int_equal(r->status, 406);
+    assert_string_equal(r->content_type, "application/json");
+    assert_string_equal(api_str(r->json, "reason", NULL), "NotAcceptable");
+    api_resp_free(r);
+
+    /* a protobuf body refused, in protobuf */
+
+    r = api_call_n(env, "POST", CM, PB, "k8s\0\x0a\x01", 6, PB);
+    assert_int_equal(r->status, 400);
+    assert_string_equal(r->content_type, PB);
+    obj = decode(env, a, r->body, r->len);
+    assert_string_equal(api_str(obj, "reason", NULL), "BadRequest");
+    api_resp_free(r);
+
+    gcp_arena_destroy(a);
+    api_env_destroy(env);
+}
+
+
 /* Every resource that says it has protobuf has it in its schema. */
 
 static void
@@ -149,6 +237,7 @@ main(void)
     const struct CMUnitTest  tests[] = {
         cmocka_unit_test(test_protobuf_roundtrip),
         cmocka_unit_test(test_protobuf_flags),
+        cmocka_unit_test(test_protobuf_status_errors),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
