@@ -490,6 +490,17 @@ gcp_reg_list(gcp_op_t *op)
         return;
     }
 
+    if (l->lo.watch && op->media.kind == GCP_MEDIA_YAML) {
+        /* YAML has no stream encoding (upstream's */
+        /* NegotiateOutputMediaTypeStream); the Status itself in YAML */
+        gcp_op_error(op, GCP_ENOTACCEPTABLE,
+                     "only the following media types are accepted: "
+                     "application/json;stream=watch, "
+                     "application/vnd.kubernetes.protobuf;stream=watch",
+                     NULL);
+        return;
+    }
+
     if (l->lo.watch) {
         gcp_watch_start(op, &l->lo);
         return;

@@ -227,6 +227,28 @@ test_watch_table_and_partial(void **state)
     assert_null(json_object_get(json_object_get(ev[0], "object"), "data"));
     api_events_free(ev, n);
     api_resp_free(r);
+
+    /* YAML has no stream encoding: 406, the Status in YAML; JSON first */
+    /* is served */
+
+    r = api_call_stream(env, "GET", CM "?watch=1&timeoutSeconds=1",
+                        "application/yaml, application/json", 3000);
+    assert_int_equal(r->status, 406);
+    assert_string_equal(r->content_type, "application/yaml");
+    assert_non_null(strstr(r->body, "message: 'only the following media "
+                           "types are accepted: application/json;stream="
+                           "watch,\n  application/vnd.kubernetes.protobuf;"
+                           "stream=watch'\n"));
+    assert_non_null(strstr(r->body, "reason: NotAcceptable\n"));
+    api_resp_free(r);
+
+    r = api_call_stream(env, "GET", CM "?watch=1&timeoutSeconds=1",
+                        "application/json, application/yaml", 3000);
+    assert_int_equal(r->status, 200);
+    n = api_events(r, ev, 8);
+    assert_int_equal(n, 2);
+    api_events_free(ev, n);
+    api_resp_free(r);
 }
 
 
