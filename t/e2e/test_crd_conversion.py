@@ -294,6 +294,62 @@ def test_create_and_update_in_other_version(server, wh, gadgets, namespace):
     assert call(server, "GET", g_path(namespace)).json["items"] == []
 
 
+def test_yaml_bodies_and_answers_in_other_version(server, wh, gadgets,
+                                                   namespace):
+    """Custom resources speak JSON and YAML: a YAML create and update in
+    v2 are converted as JSON ones, and the answers, a get and a list come
+    back in YAML, converted."""
+    import yaml
+
+    y = {"Content-Type": "application/yaml", "Accept": "application/yaml"}
+    wh.clear()
+    r = call(server, "POST", g_path(namespace, version="v2"), yaml.safe_dump(
+        {"apiVersion": GROUP + "/v2", "kind": "Gadget",
+         "metadata": {"name": "yml"}, "spec": {"amount": 2}}), headers=y)
+    assert r.status == 201, r
+    assert r.content_type == "application/yaml"
+    obj = yaml.safe_load(r.body)
+    assert obj["apiVersion"] == GROUP + "/v2" and obj["spec"] == {
+        "amount": 2}
+    assert [o["spec"] for o in reviews_to(wh, "v1")] == [{"amount": 2}]
+    assert call(server, "GET", g_path(namespace, "yml")).json["spec"] == {
+        "count": 2}
+
+    obj["spec"] = {"amount": 6}
+    u = call(server, "PUT", g_path(namespace, "yml", "v2"),
+             yaml.safe_dump(obj), headers=y)
+    assert u.status == 200, u
+    assert yaml.safe_load(u.body)["spec"] == {"amount": 6}
+    assert call(server, "GET", g_path(namespace, "yml")).json["spec"] == {
+        "count": 6}
+
+    g = call(server, "GET", g_path(namespace, "yml", "v2"), headers=y)
+    assert g.status == 200 and g.content_type == "application/yaml", g
+    assert yaml.safe_load(g.body)["spec"] == {"amount": 6}
+    lst = call(server, "GET", g_path(namespace, version="v2"), headers=y)
+    assert lst.status == 200, lst
+    items = yaml.safe_load(lst.body)["items"]
+    assert [(i["apiVersion"], i["spec"]) for i in items] == [
+        (GROUP + "/v2", {"amount": 6})]
+
+    # a failing webhook: the 500 in YAML, nothing written
+    fail_webhook(server, wh, namespace, "yml")
+    try:
+        f = call(server, "POST", g_path(namespace, version="v2"),
+                 yaml.safe_dump({"apiVersion": GROUP + "/v2",
+                                 "kind": "Gadget",
+                                 "metadata": {"name": "ymlfail"},
+                                 "spec": {"amount": 1}}), headers=y)
+        assert f.status == 500, f
+        assert f.content_type == "application/yaml"
+        assert yaml.safe_load(f.body)["message"].startswith(
+            "conversion webhook for %s/v2, Kind=Gadget failed: " % GROUP)
+        assert call(server, "GET", g_path(namespace, "ymlfail")).status \
+            == 404
+    finally:
+        set_webhook(server, wh, "/convert")
+
+
 def dry(path):
     return path + ("&" if "?" in path else "?") + "dryRun=All"
 
