@@ -148,6 +148,35 @@ gcp_op_respond_buf(gcp_op_t *op, int status, gcp_buf_t *b)
 }
 
 
+int
+gcp_op_pretty(gcp_op_t *op)
+{
+    size_t              i;
+    const char         *ua;
+    const gcp_param_t  *p;
+
+    static const char  *yes[] = { "1", "t", "T", "TRUE", "true", "True" };
+
+    /* a non-empty ?pretty= as strconv.ParseBool reads it, NUL bytes kept */
+
+    p = gcp_query_param(&op->q, "pretty");
+
+    if (p && p->len) {
+        for (i = 0; i < gcp_nelems(yes); i++) {
+            if (strlen(yes[i]) == p->len && strcmp(p->value, yes[i]) == 0) {
+                return 1;
+            }
+        }
+
+        return 0;
+    }
+
+    ua = op->req->user_agent;
+
+    return ua && (strncmp(ua, "curl", 4) == 0 || strncmp(ua, "Wget", 4) == 0);
+}
+
+
 /* The encoding of a Status for op's client (see gcp_op_respond_status). */
 
 static gcp_media_kind_t
@@ -188,7 +217,7 @@ gcp_op_respond_status(gcp_op_t *op, int status, gcp_buf_t *b)
     v = NULL;
     ct = NULL;
 
-    if (kind != GCP_MEDIA_JSON) {
+    if (kind != GCP_MEDIA_JSON || gcp_op_pretty(op)) {
         v = gcp_json_parse(op->a, b->data, b->len, &msg);
     }
 
@@ -202,6 +231,10 @@ gcp_op_respond_status(gcp_op_t *op, int status, gcp_buf_t *b)
     } else if (v && kind == GCP_MEDIA_YAML) {
         gcp_yaml_dump_buf(&out, v);
         ct = "application/yaml";
+
+    } else if (v && kind == GCP_MEDIA_JSON) {
+        gcp_json_dump_buf(&out, v, 1);
+        ct = "application/json";
     }
 
     if (ct == NULL || gcp_buf_failed(&out)) {

@@ -154,11 +154,19 @@ void gcp_op_proxy(gcp_op_t *op, const gcp_proxy_t *proxy);
 void gcp_op_respond_buf(gcp_op_t *op, int status, gcp_buf_t *b);
 
 /*
+ * Returns 1 when op's answer is pretty-printed JSON, as kube-apiserver
+ * does for a true ?pretty= and, without it, for curl's and Wget's
+ * User-Agent; else 0.
+ */
+int gcp_op_pretty(gcp_op_t *op);
+
+/*
  * Completes the request with a Status given as compact JSON in b (arena
  * memory), sent in the encoding the client's Accept prefers among JSON,
- * YAML and protobuf, as kube-apiserver's ErrorNegotiated: JSON when it
- * accepts none of them or the Status cannot be encoded.  The JSON stays
- * in op->resp.status_json for the audit and error logs.
+ * YAML and protobuf, as kube-apiserver's ErrorNegotiated (JSON pretty
+ * when gcp_op_pretty() says so): JSON when it accepts none of them or
+ * the Status cannot be encoded.  The JSON stays in op->resp.status_json
+ * for the audit and error logs.
  */
 void gcp_op_respond_status(gcp_op_t *op, int status, gcp_buf_t *b);
 

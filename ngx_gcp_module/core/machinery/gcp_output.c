@@ -14,35 +14,6 @@
 #include "gcp_yaml.h"
 
 
-static int
-gcp_output_pretty(gcp_op_t *op)
-{
-    size_t              i;
-    const char         *ua;
-    const gcp_param_t  *p;
-
-    static const char  *yes[] = { "1", "t", "T", "TRUE", "true", "True" };
-
-    /* a non-empty ?pretty= as strconv.ParseBool reads it, NUL bytes kept */
-
-    p = gcp_query_param(&op->q, "pretty");
-
-    if (p && p->len) {
-        for (i = 0; i < gcp_nelems(yes); i++) {
-            if (strlen(yes[i]) == p->len && strcmp(p->value, yes[i]) == 0) {
-                return 1;
-            }
-        }
-
-        return 0;
-    }
-
-    ua = op->req->user_agent;
-
-    return ua && (strncmp(ua, "curl", 4) == 0 || strncmp(ua, "Wget", 4) == 0);
-}
-
-
 /* Sends compact JSON bytes re-encoded in protobuf. */
 
 static void
@@ -96,7 +67,7 @@ gcp_output_send(gcp_op_t *op, int status, gcp_buf_t *compact)
 
     yaml = op->media.kind == GCP_MEDIA_YAML;
 
-    if (!yaml && !gcp_output_pretty(op)) {
+    if (!yaml && !gcp_op_pretty(op)) {
         gcp_op_respond_buf(op, status, compact);
         return;
     }

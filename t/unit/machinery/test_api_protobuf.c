@@ -124,8 +124,8 @@ test_protobuf_roundtrip(void **state)
 
 /*
  * An error's Status in the client's encoding, as kube-apiserver's
- * ErrorNegotiated: protobuf, YAML or JSON as Accept prefers (no "as="
- * transformation), JSON when none is acceptable.
+ * ErrorNegotiated: protobuf, YAML or JSON (pretty when asked) as Accept
+ * prefers (no "as=" transformation), JSON when none is acceptable.
  */
 
 static void
@@ -186,6 +186,25 @@ test_protobuf_status_errors(void **state)
                          404);
         api_resp_free(r);
     }
+
+    /* ?pretty=true (or curl's User-Agent): JSON indented as Go's */
+    /* MarshalIndent; protobuf is not affected */
+
+    r = api_call(env, "GET", CM "/missing?pretty=true", NULL, NULL, NULL);
+    assert_int_equal(r->status, 404);
+    assert_string_equal(r->content_type, "application/json");
+    assert_memory_equal(r->body, "{\n  \"kind\": \"Status\",\n  "
+                        "\"apiVersion\": \"v1\",\n", 39);
+    assert_string_equal(api_str(r->json, "reason", NULL), "NotFound");
+    api_resp_free(r);
+
+    r = api_call(env, "GET", CM "/missing?pretty=false", NULL, NULL, NULL);
+    assert_memory_equal(r->body, "{\"kind\":\"Status\",", 17);
+    api_resp_free(r);
+
+    r = api_call(env, "GET", CM "/missing?pretty=true", NULL, NULL, PB);
+    assert_string_equal(r->content_type, PB);
+    api_resp_free(r);
 
     /* nothing acceptable: the 406 itself in JSON */
 
