@@ -721,6 +721,13 @@ def test_execution_metrics(srv):
             "priority_level": "workload-low"}
     execution = "apiserver_flowcontrol_request_execution_seconds_count"
     qlen = "apiserver_flowcontrol_request_queue_length_after_enqueue_count"
+    # the level may have lent its seats to one an earlier test had
+    # (test_limit_gauges): they come back at the next adjustment, within
+    # 10 seconds; until then its requests wait and may get a 429, which
+    # client-go retries
+    assert eventually(lambda: req(srv, "GET", "/api/v1/namespaces/%s/"
+                                  "configmaps" % NS, tok=tok).status == 200,
+                      30)
     before = metrics(srv)
 
     r = req(srv, "GET", "/api/v1/namespaces/%s/configmaps" % NS, tok=tok)
