@@ -205,6 +205,12 @@ gcp_op_respond_status(gcp_op_t *op, int status, gcp_buf_t *b)
     const char        *msg, *ct;
     gcp_media_kind_t   kind;
 
+    if (op->responded) {
+        /* answered already (a watch that ended): its request may be */
+        /* gone, nothing of it is read */
+        return;
+    }
+
     if (gcp_buf_failed(b)) {
         gcp_op_respond(op, 500, NULL, (gcp_str_t) gcp_null_string);
         return;
