@@ -72,11 +72,16 @@ def srv():
 
 def events(srv, prefix="audit"):
     """Every event of the current log file and its backups, oldest first
-    within each file."""
+    within each file.  A backup the server removes (a rotation) between
+    the listing and its reading is skipped."""
     out = []
     for name in sorted(os.listdir(srv.data_dir)):
         if name.startswith(prefix) and name.endswith(".log"):
-            with open(os.path.join(srv.data_dir, name)) as f:
+            try:
+                f = open(os.path.join(srv.data_dir, name))
+            except FileNotFoundError:
+                continue
+            with f:
                 for line in f:
                     assert line.endswith("\n")
                     out.append(json.loads(line))
@@ -271,9 +276,13 @@ def test_rotation(srv):
         return sorted(n for n in os.listdir(srv.data_dir)
                       if n.startswith("audit-") and n.endswith(".log"))
     assert eventually(lambda: len(backups()) == 3), backups()
+    # a later rotation (the writer's buffer flushed) may remove a backup
     for name in backups() + ["audit.log"]:
-        assert os.path.getsize(os.path.join(srv.data_dir, name)) \
-            <= 256 * 1024
+        try:
+            size = os.path.getsize(os.path.join(srv.data_dir, name))
+        except FileNotFoundError:
+            continue
+        assert size <= 256 * 1024
 
     # the last event may still be in the writer's buffer
     def created():
