@@ -197,13 +197,72 @@ gcp_op_status_media(gcp_op_t *op)
 }
 
 
+int
+gcp_op_encode(gcp_op_t *op, gcp_media_kind_t kind, int pretty,
+    const gcp_buf_t *compact, gcp_str_t *body, const char **content_type,
+    const char **msg)
+{
+    int         rc;
+    json_t     *v;
+    gcp_buf_t   out;
+
+    *msg = NULL;
+
+    if (gcp_buf_failed(compact)) {
+        return GCP_ENOMEM;
+    }
+
+    if (kind != GCP_MEDIA_PROTOBUF && kind != GCP_MEDIA_YAML && !pretty) {
+        body->data = compact->data ? compact->data : "";
+        body->len = compact->len;
+        *content_type = "application/json";
+        return GCP_OK;
+    }
+
+    if (kind == GCP_MEDIA_PROTOBUF && op->api == NULL) {
+        return GCP_EINTERNAL;
+    }
+
+    v = gcp_json_parse(op->a, compact->data, compact->len, msg);
+    if (v == NULL) {
+        return GCP_EINTERNAL;
+    }
+
+    gcp_buf_init(&out, op->a);
+
+    if (kind == GCP_MEDIA_PROTOBUF) {
+        rc = gcp_protobuf_encode(&out, op->api->schemas, v);
+        if (rc != GCP_OK) {
+            return rc;
+        }
+
+        *content_type = "application/vnd.kubernetes.protobuf";
+
+    } else if (kind == GCP_MEDIA_YAML) {
+        gcp_yaml_dump_buf(&out, v);
+        *content_type = "application/yaml";
+
+    } else {
+        gcp_json_dump_buf(&out, v, 1);
+        *content_type = "application/json";
+    }
+
+    if (gcp_buf_failed(&out)) {
+        return GCP_ENOMEM;
+    }
+
+    body->data = out.data;
+    body->len = out.len;
+
+    return GCP_OK;
+}
+
+
 void
 gcp_op_respond_status(gcp_op_t *op, int status, gcp_buf_t *b)
 {
-    json_t            *v;
-    gcp_buf_t          out;
-    const char        *msg, *ct;
-    gcp_media_kind_t   kind;
+    gcp_str_t    body;
+    const char  *msg, *ct;
 
     if (op->responded) {
         /* answered already (a watch that ended): its request may be */
@@ -219,36 +278,16 @@ gcp_op_respond_status(gcp_op_t *op, int status, gcp_buf_t *b)
     op->resp.status_json.data = b->data ? b->data : "";
     op->resp.status_json.len = b->len;
 
-    kind = gcp_op_status_media(op);
-    v = NULL;
-    ct = NULL;
-
-    if (kind != GCP_MEDIA_JSON || gcp_op_pretty(op)) {
-        v = gcp_json_parse(op->a, b->data, b->len, &msg);
-    }
-
-    gcp_buf_init(&out, op->a);
-
-    if (v && kind == GCP_MEDIA_PROTOBUF && op->api
-        && gcp_protobuf_encode(&out, op->api->schemas, v) == GCP_OK)
+    if (gcp_op_encode(op, gcp_op_status_media(op), gcp_op_pretty(op), b,
+                      &body, &ct, &msg)
+        != GCP_OK)
     {
-        ct = "application/vnd.kubernetes.protobuf";
-
-    } else if (v && kind == GCP_MEDIA_YAML) {
-        gcp_yaml_dump_buf(&out, v);
-        ct = "application/yaml";
-
-    } else if (v && kind == GCP_MEDIA_JSON) {
-        gcp_json_dump_buf(&out, v, 1);
-        ct = "application/json";
-    }
-
-    if (ct == NULL || gcp_buf_failed(&out)) {
+        /* a Status that cannot be encoded so goes as it is */
         gcp_op_respond(op, status, "application/json", op->resp.status_json);
         return;
     }
 
-    gcp_op_respond(op, status, ct, (gcp_str_t) { out.data, out.len });
+    gcp_op_respond(op, status, ct, body);
 }
 
 

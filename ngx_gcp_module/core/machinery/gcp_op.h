@@ -161,6 +161,19 @@ void gcp_op_respond_buf(gcp_op_t *op, int status, gcp_buf_t *b);
 int gcp_op_pretty(gcp_op_t *op);
 
 /*
+ * Encodes the compact JSON bytes in compact (arena memory) as kind:
+ * protobuf (with op's API schemas), YAML, or JSON for any other kind,
+ * pretty-printed when pretty, else compact's own bytes, not copied.
+ * Returns GCP_OK with *body (arena memory) and *content_type (static)
+ * set; GCP_ENOMEM; GCP_EINTERNAL when the bytes are not JSON (*msg the
+ * parser's words, else NULL) or op has no API for protobuf; or
+ * gcp_protobuf_encode()'s error.  Nothing is sent.
+ */
+int gcp_op_encode(gcp_op_t *op, gcp_media_kind_t kind, int pretty,
+    const gcp_buf_t *compact, gcp_str_t *body, const char **content_type,
+    const char **msg);
+
+/*
  * Completes the request with a Status given as compact JSON in b (arena
  * memory), sent in the encoding the client's Accept prefers among JSON,
  * YAML and protobuf, as kube-apiserver's ErrorNegotiated (JSON pretty

@@ -9,39 +9,7 @@
 
 #include "gcp_reg.h"
 #include "gcp_json.h"
-#include "gcp_protobuf.h"
 #include "gcp_table.h"
-#include "gcp_yaml.h"
-
-
-/* Sends compact JSON bytes re-encoded in protobuf. */
-
-static void
-gcp_output_send_protobuf(gcp_op_t *op, int status, gcp_buf_t *compact)
-{
-    int          rc;
-    json_t      *v;
-    gcp_buf_t    b;
-    const char  *msg;
-
-    v = gcp_json_parse(op->a, compact->data, compact->len, &msg);
-    if (v == NULL) {
-        gcp_op_error(op, GCP_EINTERNAL, msg, NULL);
-        return;
-    }
-
-    gcp_buf_init(&b, op->a);
-
-    rc = gcp_protobuf_encode(&b, op->api->schemas, v);
-
-    if (rc != GCP_OK) {
-        gcp_op_error(op, rc, NULL, NULL);
-        return;
-    }
-
-    gcp_op_respond(op, status, "application/vnd.kubernetes.protobuf",
-                   (gcp_str_t) { b.data, b.len });
-}
 
 
 /* Sends compact JSON bytes as the negotiated encoding. */
@@ -49,51 +17,18 @@ gcp_output_send_protobuf(gcp_op_t *op, int status, gcp_buf_t *compact)
 void
 gcp_output_send(gcp_op_t *op, int status, gcp_buf_t *compact)
 {
-    json_t      *v;
-    gcp_buf_t    b;
-    const char  *msg;
-    int          yaml;
+    int          rc;
+    gcp_str_t    body;
+    const char  *ct, *msg;
 
-    if (gcp_buf_failed(compact)) {
-        gcp_op_error(op, GCP_ENOMEM, NULL, NULL);
+    rc = gcp_op_encode(op, op->media.kind, gcp_op_pretty(op), compact,
+                       &body, &ct, &msg);
+    if (rc != GCP_OK) {
+        gcp_op_error(op, rc, msg, NULL);
         return;
     }
 
-
-    if (op->media.kind == GCP_MEDIA_PROTOBUF) {
-        gcp_output_send_protobuf(op, status, compact);
-        return;
-    }
-
-    yaml = op->media.kind == GCP_MEDIA_YAML;
-
-    if (!yaml && !gcp_op_pretty(op)) {
-        gcp_op_respond_buf(op, status, compact);
-        return;
-    }
-
-    v = gcp_json_parse(op->a, compact->data, compact->len, &msg);
-    if (v == NULL) {
-        gcp_op_error(op, GCP_EINTERNAL, msg, NULL);
-        return;
-    }
-
-    gcp_buf_init(&b, op->a);
-
-    if (yaml) {
-        gcp_yaml_dump_buf(&b, v);
-
-    } else {
-        gcp_json_dump_buf(&b, v, 1);
-    }
-
-    if (gcp_buf_failed(&b)) {
-        gcp_op_error(op, GCP_ENOMEM, NULL, NULL);
-        return;
-    }
-
-    gcp_op_respond(op, status, yaml ? "application/yaml" : "application/json",
-                   (gcp_str_t) { b.data, b.len });
+    gcp_op_respond(op, status, ct, body);
 }
 
 
