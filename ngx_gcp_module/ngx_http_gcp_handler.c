@@ -6,8 +6,9 @@
  * A request handed to the core is held by an ngx_http_gcp_call_t (see
  * ngx_http_gcp_module.h), allocated outside r->pool: the core may answer
  * after the client went away.  The call is freed once the core is done with
- * it (done for a plain response, stream end or gcp_api_cancel() for a
- * watch) and nginx is done with the request (its cleanup ran).  Nothing
+ * it (done for a plain response, stream end, or gcp_api_cancel() for a
+ * watch, unless the core still holds the call then: at its stream end) and
+ * nginx is done with the request (its cleanup ran).  Nothing
  * called from inside a core callback finalizes the request: finalization is
  * posted to ngx_posted_events, so the core never finds its request freed
  * under its feet.
@@ -457,8 +458,7 @@ ngx_http_gcp_cleanup(void *data)
 
     if (call->done && call->streaming && !call->ended && !call->cancelled) {
         /* the client went away during a watch */
-        call->cancelled = 1;
-        gcp_api_cancel(&call->req);
+        ngx_http_gcp_call_cancel(call);
 
     } else if (!call->done && !call->cancelled
                && gcp_api_abandon(&call->req))
@@ -490,6 +490,14 @@ ngx_http_gcp_call_free(ngx_http_gcp_call_t *call)
 
 
 void
+ngx_http_gcp_call_cancel(ngx_http_gcp_call_t *call)
+{
+    call->cancelled = 1;
+    call->lingering = !gcp_api_cancel(&call->req);
+}
+
+
+void
 ngx_http_gcp_call_post(ngx_http_gcp_call_t *call)
 {
     ngx_post_event(&call->post, &ngx_posted_events);
@@ -513,8 +521,7 @@ ngx_http_gcp_call_posted(ngx_event_t *ev)
         && (r == NULL || call->finalize))
     {
         /* the stream cannot go on: its request is gone or broken */
-        call->cancelled = 1;
-        gcp_api_cancel(&call->req);
+        ngx_http_gcp_call_cancel(call);
     }
 
     if (r == NULL) {
@@ -839,8 +846,7 @@ ngx_http_gcp_end_streams(ngx_http_gcp_main_conf_t *mcf)
             continue;
         }
 
-        call->cancelled = 1;
-        gcp_api_cancel(&call->req);
+        ngx_http_gcp_call_cancel(call);
 
         rc = call->finalize ? call->rc : ngx_http_gcp_stream_finish(r);
 

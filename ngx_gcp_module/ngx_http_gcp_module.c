@@ -1717,8 +1717,7 @@ ngx_http_gcp_exit_process(ngx_cycle_t *cycle)
         if (call->done && call->streaming && !call->ended
             && !call->cancelled)
         {
-            call->cancelled = 1;
-            gcp_api_cancel(&call->req);
+            ngx_http_gcp_call_cancel(call);
         }
     }
 

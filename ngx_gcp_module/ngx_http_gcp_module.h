@@ -298,6 +298,7 @@ struct ngx_http_gcp_call_s {
     unsigned                    streaming:1;
     unsigned                    ended:1;        /* stream->end was called */
     unsigned                    cancelled:1;    /* gcp_api_cancel called */
+    unsigned                    lingering:1;    /* and stream->end owed */
     unsigned                    finalize:1;     /* post: finalize r */
 };
 
@@ -305,7 +306,7 @@ struct ngx_http_gcp_call_s {
 /* True once the core will not use the call any more. */
 #define ngx_http_gcp_call_core_done(call)                                    \
     (((call)->done && !(call)->streaming) || (call)->ended                   \
-     || (call)->cancelled)
+     || ((call)->cancelled && !(call)->lingering))
 
 
 extern ngx_module_t  ngx_http_gcp_module;
@@ -334,6 +335,13 @@ ngx_int_t ngx_http_gcp_handler(ngx_http_request_t *r);
 
 /* Installs the request body filter (postconfiguration). */
 ngx_int_t ngx_http_gcp_body_filter_init(ngx_conf_t *cf);
+
+/*
+ * Tells the core the client of a streaming call went away (once, after
+ * done, before stream->end): call->cancelled set, and call->lingering when
+ * the core still uses the call until its stream->end.
+ */
+void ngx_http_gcp_call_cancel(ngx_http_gcp_call_t *call);
 
 /*
  * Posts the call's event: from a core callback, the request is finalized

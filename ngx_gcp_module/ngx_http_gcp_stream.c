@@ -322,6 +322,11 @@ ngx_http_gcp_stream_end(void *arg)
         return;
     }
 
+    if (call->cancelled) {
+        /* owed after gcp_api_cancel(): the adapter ends the request */
+        return;
+    }
+
     ctx = ngx_http_get_module_ctx(r, ngx_http_gcp_module);
 
     if (call->finalize) {

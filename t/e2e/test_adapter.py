@@ -6,6 +6,7 @@ import gzip
 import http.client
 import json
 import os
+import random
 import socket
 import subprocess
 import threading
@@ -289,6 +290,48 @@ def test_watch_client_going_away_frees_the_watch(server, namespace,
     # an event for the cancelled watch must go nowhere
     create_configmap(server, namespace, unique_name("gone"), {"k": "v"})
     time.sleep(0.2)
+    assert server.crash_lines() == []
+
+
+def test_watch_clients_going_away_at_any_moment(server, namespace):
+    """Watches of every start (an initial list or not) whose clients go
+    away at once, after a little, or mid-stream, while configmaps are
+    written: on etcd the initial list may still be in flight then, and
+    the request's memory must outlive it."""
+    stop = []
+
+    def writer():
+        i = 0
+        while not stop:
+            create_configmap(server, namespace, "churn-%d" % i, {"k": "v"})
+            i += 1
+
+    queries = ["watch=1", "watch=1&resourceVersion=0",
+               "watch=1&allowWatchBookmarks=true",
+               "watch=1&sendInitialEvents=true"
+               "&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true"]
+    accepts = ["application/json", "application/vnd.kubernetes.protobuf",
+               "application/yaml"]
+    rnd = random.Random(4080)
+    t = threading.Thread(target=writer)
+    t.start()
+    try:
+        for n in range(150):
+            path = "/api/v1/namespaces/%s/configmaps?%s" % (
+                namespace, rnd.choice(queries))
+            s = socket.create_connection(("127.0.0.1", server.port))
+            s.sendall(("GET %s HTTP/1.1\r\nHost: x\r\nAccept: %s\r\n\r\n"
+                       % (path, rnd.choice(accepts))).encode())
+            if n % 3 == 1:
+                s.recv(100)
+            elif n % 3 == 2:
+                time.sleep(rnd.random() / 50)
+            s.close()
+    finally:
+        stop.append(1)
+        t.join()
+
+    time.sleep(0.3)
     assert server.crash_lines() == []
 
 

@@ -315,8 +315,12 @@ void gcp_reg_delete(gcp_op_t *op);
 void gcp_reg_deletecollection(gcp_op_t *op);
 void gcp_watch_start(gcp_op_t *op, gcp_list_opts_t *lo);
 
-/* Stops a watch whose client went away (op->state of a watch). */
-void gcp_watch_cancel(void *state);
+/*
+ * Stops a watch whose client went away (op->state of a watch).  Returns 1
+ * when the op is no longer used; 0 when a store operation still holds its
+ * memory: the watch then calls req->stream->end once it is back.
+ */
+int gcp_watch_cancel(void *state);
 
 
 #endif /* _GCP_REG_H_INCLUDED_ */

@@ -87,6 +87,8 @@ struct gcp_watch_s {
     unsigned            filtered:1;
     unsigned            registered:1;   /* in apiserver_registered_watchers */
     unsigned            converts:1;     /* the strategy's convert */
+    unsigned            ranging:1;      /* the initial range in flight */
+    unsigned            end_owed:1;     /* stream->end once it is back */
     const char         *labels[4];      /* group, kind, version */
 };
 
@@ -840,9 +842,17 @@ gcp_watch_end(gcp_watch_t *w)
     w->ended = 1;
     gcp_watch_stop(w);
 
-    if (w->streaming) {
-        w->op->req->stream->end(w->op->req->ctx);
+    if (!w->streaming) {
+        return;
     }
+
+    if (w->ranging) {
+        /* the store holds the op's memory until its callback */
+        w->end_owed = 1;
+        return;
+    }
+
+    w->op->req->stream->end(w->op->req->ctx);
 }
 
 
@@ -861,17 +871,27 @@ gcp_resource_end_watches(const gcp_resource_t *res)
 
 /* Called by gcp_api_cancel(): the client went away. */
 
-void
+int
 gcp_watch_cancel(void *state)
 {
     gcp_watch_t  *w = state;
 
-    if (w == NULL || w->ended) {
-        return;
+    if (w == NULL) {
+        return 1;
     }
 
-    w->ended = 1;
-    gcp_watch_stop(w);
+    if (!w->ended) {
+        w->ended = 1;
+        gcp_watch_stop(w);
+    }
+
+    if (w->ranging) {
+        /* the store holds the op's memory until its callback */
+        w->end_owed = 1;
+        return 0;
+    }
+
+    return 1;
 }
 
 
@@ -960,6 +980,18 @@ gcp_watch_initial_done(void *arg, gcp_store_result_t *res)
     gcp_arena_t  *scratch;
     gcp_watch_t  *w = arg;
 
+    w->ranging = 0;
+
+    if (w->ended) {
+        /* ended or cancelled meanwhile: the stream's end was owed */
+        if (w->end_owed) {
+            w->end_owed = 0;
+            w->op->req->stream->end(w->op->req->ctx);
+        }
+
+        return;
+    }
+
     if (res->rc != GCP_OK) {
         gcp_watch_end(w);
         return;
@@ -1043,6 +1075,7 @@ gcp_watch_start(gcp_op_t *op, gcp_list_opts_t *lo)
     initial = lo->send_initial_set ? lo->send_initial : lo->rv <= 0;
 
     if (initial) {
+        w->ranging = 1;
         gcp_store_range(op->api->store, w->prefix, w->end, 0, 0, 0,
                         op->a, gcp_watch_initial_done, w);
         return;

@@ -840,17 +840,22 @@ gcp_api_proxy_started(gcp_request_t *req, int status)
 }
 
 
-void
+int
 gcp_api_cancel(gcp_request_t *req)
 {
+    int        done;
     gcp_op_t  *op = (gcp_op_t *) req->call;
 
+    done = 1;
+
     if (op && op->state) {
-        gcp_watch_cancel(op->state);
+        done = gcp_watch_cancel(op->state);
         op->state = NULL;
     }
 
     if (op) {
         gcp_observe_cancel(op, 200, 0);
     }
+
+    return done;
 }

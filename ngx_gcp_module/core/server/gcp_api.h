@@ -74,10 +74,14 @@ void gcp_api_proxy_started(gcp_request_t *req, int status);
 
 /*
  * Called by the adapter when the client went away during a stream: the core
- * stops the watch and never calls req->done or req->stream again.  Must not
- * be called before done was called, nor after stream->end.
+ * stops the watch and never calls req->done or req->stream->write again.
+ * Returns 1 when the core is done with req; 0 when an operation of the
+ * watch (its initial list from the store) still holds req's arena: the core
+ * then calls req->stream->end once, when it is back, and req must live
+ * until then.  Must not be called before done was called, nor after
+ * stream->end.
  */
-void gcp_api_cancel(gcp_request_t *req);
+int gcp_api_cancel(gcp_request_t *req);
 
 /*
  * Called by the adapter when the client went away before req->done: a

@@ -374,6 +374,7 @@ api_run(api_env_t *env, const char *method, const char *path,
     const char *accept, int stream_ms, const api_req_opts_t *opts)
 {
     char         *q;
+    size_t        len;
     uint64_t      end;
     api_req_t     ar;
     api_resp_t   *r;
@@ -437,8 +438,16 @@ api_run(api_env_t *env, const char *method, const char *path,
             gcp_loop_poll_run(env->loop, 10);
         }
 
-        if (!r->ended) {
-            gcp_api_cancel(&ar.req);
+        if (!r->ended && !gcp_api_cancel(&ar.req)) {
+            /* the watch still holds the request: its end comes */
+            r->cancel_held = 1;
+            len = r->len;
+
+            while (!r->ended) {
+                gcp_loop_poll_run(env->loop, 10);
+            }
+
+            r->late_bytes = r->len - len;
         }
     }
 

@@ -28,6 +28,8 @@ typedef struct {
     size_t       nheaders;
     int          streaming;
     int          ended;             /* stream->end called */
+    int          cancel_held;       /* gcp_api_cancel() returned 0 */
+    size_t       late_bytes;        /* written after gcp_api_cancel() */
     json_t      *json;              /* body parsed, or NULL */
     json_t      *proxy;             /* a gcp_proxy_t as JSON: upstream, */
                                     /* port, serverName, insecure, */
