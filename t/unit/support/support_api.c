@@ -3,6 +3,7 @@
  * Test support: the API core on a real LMDB store (see support_api.h).
  */
 
+#define _GNU_SOURCE                 /* memmem */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -213,6 +214,61 @@ gcp_loop_t *
 api_env_loop(api_env_t *env)
 {
     return env->loop;
+}
+
+
+/* intercepted ranges */
+
+static const gcp_store_ops_t  *api_range_own;
+static gcp_store_ops_t         api_range_ops;
+static const char             *api_range_part;
+static api_range_pt            api_range_fn;
+
+
+static void
+api_range_intercept(gcp_store_t *s, gcp_str_t key, gcp_str_t range_end,
+    int64_t revision, int64_t limit, int count_only, gcp_arena_t *a,
+    gcp_store_done_pt done, void *arg)
+{
+    api_range_pt  fn = api_range_own->range;
+
+    if (memmem(key.data, key.len, api_range_part, strlen(api_range_part))) {
+        fn = api_range_fn;
+    }
+
+    fn(s, key, range_end, revision, limit, count_only, a, done, arg);
+}
+
+
+void
+api_store_intercept_range(api_env_t *env, const char *part, api_range_pt fn)
+{
+    gcp_store_t  *s = env->store;
+
+    if (s->ops == &api_range_ops) {
+        s->ops = api_range_own;
+    }
+
+    if (part == NULL) {
+        return;
+    }
+
+    api_range_own = s->ops;
+    api_range_ops = *s->ops;
+    api_range_ops.range = api_range_intercept;
+    api_range_part = part;
+    api_range_fn = fn;
+    s->ops = &api_range_ops;
+}
+
+
+void
+api_store_range(gcp_store_t *s, gcp_str_t key, gcp_str_t range_end,
+    int64_t revision, int64_t limit, int count_only, gcp_arena_t *a,
+    gcp_store_done_pt done, void *arg)
+{
+    api_range_own->range(s, key, range_end, revision, limit, count_only, a,
+                         done, arg);
 }
 
 

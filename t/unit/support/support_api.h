@@ -97,6 +97,24 @@ api_resp_t *api_call_opts(api_env_t *env, const char *method,
 /* Writes key = value in env's store (created or overwritten). */
 void api_store_put(api_env_t *env, gcp_str_t key, gcp_str_t value);
 
+/* A store's range operation (gcp_store_ops_t.range). */
+typedef void (*api_range_pt)(gcp_store_t *s, gcp_str_t key,
+    gcp_str_t range_end, int64_t revision, int64_t limit, int count_only,
+    gcp_arena_t *a, gcp_store_done_pt done, void *arg);
+
+/*
+ * Sends the ranges of env's store whose key contains part (a static
+ * string) to fn instead, until called again; part NULL gives the store
+ * its own ops back.  One interception at a time, in one env.
+ */
+void api_store_intercept_range(api_env_t *env, const char *part,
+    api_range_pt fn);
+
+/* The store's own range, for fn to pass a range on (now or later). */
+void api_store_range(gcp_store_t *s, gcp_str_t key, gcp_str_t range_end,
+    int64_t revision, int64_t limit, int count_only, gcp_arena_t *a,
+    gcp_store_done_pt done, void *arg);
+
 /* Runs the loop for ms milliseconds, at least one turn. */
 void api_spin(api_env_t *env, int ms);
 
