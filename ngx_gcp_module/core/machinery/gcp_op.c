@@ -265,8 +265,8 @@ gcp_op_respond_status(gcp_op_t *op, int status, gcp_buf_t *b)
     const char  *msg, *ct;
 
     if (op->responded) {
-        /* answered already (a watch that ended): its request may be */
-        /* gone, nothing of it is read */
+        /* answered already (a watch that ended): nothing more is */
+        /* negotiated or sent, as gcp_op_respond() sends nothing */
         return;
     }
 
