@@ -130,25 +130,13 @@ gcp_op_proxy(gcp_op_t *op, const gcp_proxy_t *proxy)
 }
 
 
-void
-gcp_op_respond_buf(gcp_op_t *op, int status, gcp_buf_t *b)
-{
-    gcp_str_t  body;
+/*
+ * Returns 1 when op's answer is pretty-printed JSON, as kube-apiserver
+ * does for a true ?pretty= and, without it, for curl's and Wget's
+ * User-Agent; else 0.
+ */
 
-    if (gcp_buf_failed(b)) {
-        op->resp.nheaders = 0;
-        gcp_op_error(op, GCP_ENOMEM, NULL, NULL);
-        return;
-    }
-
-    body.data = b->data ? b->data : "";
-    body.len = b->len;
-
-    gcp_op_respond(op, status, "application/json", body);
-}
-
-
-int
+static int
 gcp_op_pretty(gcp_op_t *op)
 {
     size_t              i;
@@ -198,9 +186,8 @@ gcp_op_status_media(gcp_op_t *op)
 
 
 int
-gcp_op_encode(gcp_op_t *op, gcp_media_kind_t kind, int pretty,
-    const gcp_buf_t *compact, gcp_str_t *body, const char **content_type,
-    const char **msg)
+gcp_op_encode(gcp_op_t *op, gcp_media_kind_t kind, const gcp_buf_t *compact,
+    gcp_str_t *body, const char **content_type, const char **msg)
 {
     int         rc;
     json_t     *v;
@@ -212,7 +199,9 @@ gcp_op_encode(gcp_op_t *op, gcp_media_kind_t kind, int pretty,
         return GCP_ENOMEM;
     }
 
-    if (kind != GCP_MEDIA_PROTOBUF && kind != GCP_MEDIA_YAML && !pretty) {
+    if (kind != GCP_MEDIA_PROTOBUF && kind != GCP_MEDIA_YAML
+        && !gcp_op_pretty(op))
+    {
         body->data = compact->data ? compact->data : "";
         body->len = compact->len;
         *content_type = "application/json";
@@ -278,8 +267,7 @@ gcp_op_respond_status(gcp_op_t *op, int status, gcp_buf_t *b)
     op->resp.status_json.data = b->data ? b->data : "";
     op->resp.status_json.len = b->len;
 
-    if (gcp_op_encode(op, gcp_op_status_media(op), gcp_op_pretty(op), b,
-                      &body, &ct, &msg)
+    if (gcp_op_encode(op, gcp_op_status_media(op), b, &body, &ct, &msg)
         != GCP_OK)
     {
         /* a Status that cannot be encoded so goes as it is */

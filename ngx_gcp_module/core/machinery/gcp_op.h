@@ -150,26 +150,18 @@ void gcp_op_respond(gcp_op_t *op, int status, const char *content_type,
  */
 void gcp_op_proxy(gcp_op_t *op, const gcp_proxy_t *proxy);
 
-/* Completes the request with a JSON body held in a buffer. */
-void gcp_op_respond_buf(gcp_op_t *op, int status, gcp_buf_t *b);
-
-/*
- * Returns 1 when op's answer is pretty-printed JSON, as kube-apiserver
- * does for a true ?pretty= and, without it, for curl's and Wget's
- * User-Agent; else 0.
- */
-int gcp_op_pretty(gcp_op_t *op);
-
 /*
  * Encodes the compact JSON bytes in compact (arena memory) as kind:
  * protobuf (with op's API schemas), YAML, or JSON for any other kind,
- * pretty-printed when pretty, else compact's own bytes, not copied.
+ * pretty-printed for a true ?pretty= and, without it, for curl's and
+ * Wget's User-Agent (as kube-apiserver), else compact's own bytes, not
+ * copied.
  * Returns GCP_OK with *body (arena memory) and *content_type (static)
  * set; GCP_ENOMEM; GCP_EINTERNAL when the bytes are not JSON (*msg the
  * parser's words, else NULL) or op has no API for protobuf; or
  * gcp_protobuf_encode()'s error.  Nothing is sent.
  */
-int gcp_op_encode(gcp_op_t *op, gcp_media_kind_t kind, int pretty,
+int gcp_op_encode(gcp_op_t *op, gcp_media_kind_t kind,
     const gcp_buf_t *compact, gcp_str_t *body, const char **content_type,
     const char **msg);
 
@@ -177,7 +169,7 @@ int gcp_op_encode(gcp_op_t *op, gcp_media_kind_t kind, int pretty,
  * Completes the request with a Status given as compact JSON in b (arena
  * memory), sent in the encoding the client's Accept prefers among JSON,
  * YAML and protobuf, as kube-apiserver's ErrorNegotiated (JSON pretty
- * when gcp_op_pretty() says so): JSON when it accepts none of them or
+ * as gcp_op_encode() says): JSON when it accepts none of them or
  * the Status cannot be encoded.  The JSON stays in op->resp.status_json
  * for the audit and error logs.
  */

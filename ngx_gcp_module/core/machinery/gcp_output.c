@@ -21,8 +21,7 @@ gcp_output_send(gcp_op_t *op, int status, gcp_buf_t *compact)
     gcp_str_t    body;
     const char  *ct, *msg;
 
-    rc = gcp_op_encode(op, op->media.kind, gcp_op_pretty(op), compact,
-                       &body, &ct, &msg);
+    rc = gcp_op_encode(op, op->media.kind, compact, &body, &ct, &msg);
     if (rc != GCP_OK) {
         gcp_op_error(op, rc, msg, NULL);
         return;
