@@ -87,8 +87,8 @@ struct gcp_watch_s {
     unsigned            filtered:1;
     unsigned            registered:1;   /* in apiserver_registered_watchers */
     unsigned            converts:1;     /* the strategy's convert */
-    unsigned            ranging:1;      /* the initial range in flight */
-    unsigned            end_owed:1;     /* stream->end once it is back */
+    unsigned            ranging:1;      /* the initial range in flight: */
+                                        /* an end waits for it */
     const char         *labels[4];      /* group, kind, version */
 };
 
@@ -847,8 +847,8 @@ gcp_watch_end(gcp_watch_t *w)
     }
 
     if (w->ranging) {
-        /* the store holds the op's memory until its callback */
-        w->end_owed = 1;
+        /* the store holds the op's memory until its callback, which */
+        /* ends the stream */
         return;
     }
 
@@ -886,8 +886,8 @@ gcp_watch_cancel(void *state)
     }
 
     if (w->ranging) {
-        /* the store holds the op's memory until its callback */
-        w->end_owed = 1;
+        /* the store holds the op's memory until its callback, which */
+        /* ends the stream */
         return 0;
     }
 
@@ -983,12 +983,8 @@ gcp_watch_initial_done(void *arg, gcp_store_result_t *res)
     w->ranging = 0;
 
     if (w->ended) {
-        /* ended or cancelled meanwhile: the stream's end was owed */
-        if (w->end_owed) {
-            w->end_owed = 0;
-            w->op->req->stream->end(w->op->req->ctx);
-        }
-
+        /* ended or cancelled meanwhile: its end waited for this */
+        w->op->req->stream->end(w->op->req->ctx);
         return;
     }
 
